@@ -1,0 +1,78 @@
+// Builds the Fastify application without listening (tests inject requests; main.ts listens).
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+import type { Ctx } from './domain/context.ts';
+import { authentication } from './http/plugins/auth.ts';
+import { caching } from './http/plugins/caching.ts';
+import { docs } from './http/plugins/docs.ts';
+import { errorHandling } from './http/plugins/errors.ts';
+import { parseQuery } from './http/querystring.ts';
+import { apiRoutes } from './http/routes/index.ts';
+import { healthRoutes } from './http/routes/health.ts';
+
+export interface AppOptions {
+  database: Database;
+  config: Config;
+  clock?: Clock;
+  /** pino options, or false for silence (tests). */
+  logger?: boolean | Record<string, unknown>;
+  testing?: Ctx['testing'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function loadInstanceId(database: Database): Promise<string> {
+  const res = await database.db.execute<{ instance_id: string }>(sql`select instance_id from instance where id = 1`);
+  const id = res.rows[0]?.instance_id;
+  if (!id) throw new Error('the database has no instance row; run `atrium migrate` first');
+  return id;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const clock = opts.clock ?? systemClock;
+  const instanceId = await loadInstanceId(database);
+
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Tokens never reach a log line: the header is removed, only its last 4 characters are
+            // logged (by the request logger), and query strings are logged with token values masked.
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
+            ...(typeof opts.logger === 'object' ? opts.logger : {}),
+          },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
+    return503OnClosing: true,
+    connectionTimeout: 30_000,
+    requestTimeout: 60_000,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+  });
+
+  errorHandling(app);
+  await docs(app);
+  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}) });
+  caching(app, config.catalogMaxAge);
+  await app.register(healthRoutes(database.pool));
+  await app.register(apiRoutes, { prefix: '/api/v4' });
+  return app;
+}

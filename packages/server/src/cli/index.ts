@@ -1,0 +1,47 @@
+// The `atrium` command line (API.md §12). Every command works while `atrium serve` runs on the
+// same data directory: it connects to that server's database instead of starting another.
+import { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { locateDatabase } from '../db/locate.ts';
+import { runMigrations } from '../db/migrate.ts';
+import { action } from './runtime.ts';
+import { serve } from './serve.ts';
+import { tokenCommands } from './token.ts';
+
+const program = new Command();
+program
+  .name('atrium')
+  .description('Atrium museum ticketing service')
+  .showHelpAfterError()
+  .configureOutput({ outputError: (s, write) => write(s) });
+
+program
+  .command('serve')
+  .description('run the HTTP API (embedded PostgreSQL unless DATABASE_URL is set)')
+  .option('--port <port>', 'port to listen on (default: PORT or 8080)')
+  .option('--host <host>', 'address to bind (default: HOST or 127.0.0.1)')
+  .option('--demo', 'load the demo catalogue when the database is empty')
+  .action(action(async (o) => void (await serve(o))));
+
+program
+  .command('migrate')
+  .description('apply database migrations and exit')
+  .action(
+    action(async () => {
+      const config = loadConfig();
+      const located = await locateDatabase(config, 'cli', () => {});
+      const database = openDatabase(located.url, { max: 2 });
+      try {
+        await runMigrations(database.pool);
+        process.stdout.write('migrations are current\n');
+      } finally {
+        await database.close();
+        await located.release();
+      }
+    }),
+  );
+
+tokenCommands(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,58 @@
+// Shared plumbing of CLI commands: configuration, the right database (external, the running
+// server's embedded one, or a temporarily started embedded one), migrations, and clean exit.
+import { loadConfig, ConfigError, type Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { DataDirInUse, locateDatabase } from '../db/locate.ts';
+import { runMigrations } from '../db/migrate.ts';
+import { systemClock } from '../domain/clock.ts';
+import { systemCtx, type Ctx } from '../domain/context.ts';
+import { DomainError } from '../domain/errors.ts';
+
+export async function withDatabase<T>(fn: (ctx: Ctx, database: Database, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const located = await locateDatabase(config, 'cli', () => {});
+  const database = openDatabase(located.url, { max: 4, applicationName: 'atrium-cli' });
+  try {
+    await runMigrations(database.pool);
+    return await fn(systemCtx({ db: database.db, clock: systemClock, config }), database, config);
+  } finally {
+    await database.close();
+    await located.release();
+  }
+}
+
+/** Runs a command action: known failures print one clear line and exit 1, never a stack trace. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      if (e instanceof DomainError || e instanceof ConfigError || e instanceof DataDirInUse || e instanceof UsageError) {
+        const detail = e instanceof DomainError && e.errors ? `\n  - ${e.errors.join('\n  - ')}` : '';
+        process.stderr.write(`atrium: ${e.message}${detail}\n`);
+      } else {
+        process.stderr.write(`atrium: ${(e as Error)?.stack ?? String(e)}\n`);
+      }
+      process.exitCode = 1;
+    }
+  };
+}
+
+export class UsageError extends Error {}
+
+/** "90d", "12h", "30m", "45s" or plain seconds → seconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+)\s*([smhdw]?)$/.exec(text.trim());
+  if (!m) throw new UsageError(`invalid duration "${text}": use e.g. 90d, 12h, 30m or 45s`);
+  const mult = { '': 1, s: 1, m: 60, h: 3600, d: 86400, w: 604800 }[m[2] as '' | 's' | 'm' | 'h' | 'd' | 'w'];
+  const n = Number(m[1]) * mult;
+  if (n <= 0) throw new UsageError(`duration must be positive, got "${text}"`);
+  return n;
+}
+
+export function parseIdList(text: string, what: string): number[] {
+  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = parts.map(Number);
+  if (ids.some((n) => !Number.isInteger(n) || n < 1)) throw new UsageError(`${what} must be a comma list of ids, got "${text}"`);
+  return ids;
+}

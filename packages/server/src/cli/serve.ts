@@ -1,0 +1,71 @@
+// `atrium serve`: migrate, optionally load the demo catalogue, listen, and shut down gracefully
+// (stop accepting, finish in-flight requests, close the pool, stop the embedded PostgreSQL).
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { locateDatabase } from '../db/locate.ts';
+import { runMigrations } from '../db/migrate.ts';
+
+export interface ServeOptions {
+  port?: string;
+  host?: string;
+  demo?: boolean;
+}
+
+const SHUTDOWN_GRACE_MS = 15_000;
+
+export async function serve(opts: ServeOptions): Promise<FastifyInstance> {
+  const env = { ...process.env };
+  if (opts.port) env.PORT = opts.port;
+  if (opts.host) env.HOST = opts.host;
+  if (opts.demo) env.ATRIUM_DEMO = env.ATRIUM_DEMO ?? '1';
+  const config = loadConfig(env);
+  const started = Date.now();
+
+  const located = await locateDatabase(config, 'server', () => {});
+  const database = openDatabase(located.url, { max: 20 });
+  let app: FastifyInstance | undefined;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    const force = setTimeout(() => {
+      process.stderr.write(`atrium: shutdown took longer than ${SHUTDOWN_GRACE_MS} ms, exiting\n`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    app?.log.info({ signal }, 'shutting down');
+    try {
+      await app?.close();
+      await database.close();
+    } finally {
+      await located.release();
+      clearTimeout(force);
+    }
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await runMigrations(database.pool);
+    app = await buildApp({ database, config });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (e) {
+    await shutdown('startup failure');
+    throw e;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  process.stdout.write(
+    [
+      `atrium: ready in ${Date.now() - started} ms on ${base} (${located.embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'external PostgreSQL'})`,
+      `  try:       curl ${base}/api/v4/tickets`,
+      `  API docs:  ${base}/api-docs`,
+      `  a token:   npx atrium token create --class reseller --name "My partner"`,
+      '',
+    ].join('\n'),
+  );
+  return app;
+}

@@ -1,0 +1,112 @@
+// Typed, validated configuration from the environment. Every variable is listed in
+// docs/operations.md; a bad value stops the process at start with a message naming it,
+// instead of surfacing later as an odd runtime failure.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  zone: string;
+  currency: string;
+  locales: string[];
+  defaultPerPage: number;
+  maxPerPageAuthenticated: number;
+  maxPerPageAnonymous: number;
+  holdMinutes: number;
+  holdMaxMinutes: number;
+  orderPendingMinutes: number;
+  catalogMaxAge: number;
+  lockTimeoutMs: number;
+  bodyLimit: number;
+  redisUrl: string | undefined;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  demo: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function zone(env: Env, name: string, fallback: string): string {
+  const z = env[name] || fallback;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: z });
+  } catch {
+    throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, got "${z}"`);
+  }
+  return z;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const locales = (env.ATRIUM_LOCALES || 'de,en').split(',').map((s) => s.trim()).filter(Boolean);
+  if (locales.length === 0 || locales.some((l) => !/^[a-z]{2}(-[A-Z]{2})?$/.test(l))) {
+    throw new ConfigError(`ATRIUM_LOCALES must be a comma list of locale codes such as "de,en"`);
+  }
+  const holdMinutes = int(env, 'ATRIUM_HOLD_MINUTES', 15, 1, 24 * 60);
+  const holdMaxMinutes = int(env, 'ATRIUM_HOLD_MAX_MINUTES', 60, 1, 7 * 24 * 60);
+  if (holdMaxMinutes < holdMinutes) {
+    throw new ConfigError('ATRIUM_HOLD_MAX_MINUTES must not be smaller than ATRIUM_HOLD_MINUTES');
+  }
+  const currency = (env.ATRIUM_CURRENCY || 'EUR').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('ATRIUM_CURRENCY must be a 3-letter ISO 4217 code');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(env.ATRIUM_DATA_DIR || './data'),
+    logLevel: env.LOG_LEVEL || 'info',
+    zone: zone(env, 'ATRIUM_ZONE', 'Europe/Berlin'),
+    currency,
+    locales,
+    defaultPerPage: int(env, 'ATRIUM_PER_PAGE', 25, 1, 100),
+    maxPerPageAuthenticated: 100,
+    maxPerPageAnonymous: 25,
+    holdMinutes,
+    holdMaxMinutes,
+    orderPendingMinutes: int(env, 'ATRIUM_ORDER_PENDING_MINUTES', 30, 1, 7 * 24 * 60),
+    catalogMaxAge: int(env, 'ATRIUM_CATALOG_MAX_AGE', 300, 0, 86400),
+    lockTimeoutMs: int(env, 'ATRIUM_LOCK_TIMEOUT_MS', 3000, 10, 60000),
+    bodyLimit: int(env, 'ATRIUM_BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    corsOrigins: (env.ATRIUM_CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: bool(env, 'ATRIUM_TRUST_PROXY', false),
+    demo: bool(env, 'ATRIUM_DEMO', false),
+  };
+}

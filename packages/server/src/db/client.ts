@@ -1,0 +1,41 @@
+// One pg pool and one Drizzle handle per process. Domain verbs receive a `Db` (the pool-backed
+// handle or a transaction) through their context and never open connections themselves.
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = NodePgDatabase<Schema>;
+/** A transaction handle; it has the same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+// timestamptz and date values stay exact: dates are returned as 'YYYY-MM-DD' strings (never
+// shifted through the process's zone), int8 counts as numbers (our ids stay far below 2^53).
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function openDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 20,
+    application_name: opts.applicationName ?? 'atrium',
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+  });
+  // An idle client that loses its server (database restart) emits 'error' on the pool; without a
+  // listener that would crash the process. The next query simply gets a fresh connection.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema, casing: 'snake_case' });
+  return {
+    db,
+    pool,
+    close: () => pool.end(),
+  };
+}

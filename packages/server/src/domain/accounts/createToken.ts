@@ -1,0 +1,68 @@
+// Creates a partner account with its first token (CLI `atrium token create`). The clear token is
+// returned once and never stored.
+import { accounts, apiTokens } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { invalid } from '../errors.ts';
+import { parseRights, type AccessClass } from '../principal.ts';
+import { instanceId } from './internal.ts';
+import { hashToken, last4, newToken } from './tokens.ts';
+
+export interface CreateTokenInput {
+  class: AccessClass;
+  name: string;
+  museumIds?: number[];
+  rights?: string[];
+  rateLimitPerMinute?: number | null;
+  /** Lifetime in seconds; absent = no expiry. */
+  expiresIn?: number;
+}
+
+export interface CreatedToken {
+  token: string;
+  tokenId: number;
+  accountId: number;
+  last4: string;
+  expiresAt: Date | null;
+}
+
+export async function createToken(ctx: Pick<Ctx, 'db' | 'clock'>, input: CreateTokenInput): Promise<CreatedToken> {
+  if (!['public', 'user', 'reseller'].includes(input.class)) {
+    throw invalid(`class must be public, user or reseller, got "${input.class}"`);
+  }
+  const name = input.name?.trim();
+  if (!name) throw invalid('name must not be blank');
+  const museumIds = input.museumIds ?? [];
+  if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) throw invalid('museum ids must be positive integers');
+  let rights: string[] = [];
+  if (input.class === 'user') {
+    try {
+      rights = parseRights(input.rights ?? []);
+    } catch (e) {
+      throw invalid((e as Error).message);
+    }
+  } else if (input.rights && input.rights.length > 0) {
+    throw invalid('rights apply to user tokens only');
+  }
+  const rateLimit = input.class === 'reseller' ? (input.rateLimitPerMinute ?? null) : null;
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) {
+    throw invalid('rate limit must be a positive number of requests per minute');
+  }
+  if (input.expiresIn !== undefined && (!Number.isFinite(input.expiresIn) || input.expiresIn <= 0)) {
+    throw invalid('expiry must be in the future');
+  }
+  const now = ctx.clock.now();
+  const expiresAt = input.expiresIn !== undefined ? new Date(now.getTime() + input.expiresIn * 1000) : null;
+
+  return ctx.db.transaction(async (tx) => {
+    const token = newToken(await instanceId(tx));
+    const [account] = await tx
+      .insert(accounts)
+      .values({ class: input.class, name, museumIds, rights, rateLimitPerMinute: rateLimit, createdAt: now })
+      .returning({ id: accounts.id });
+    const [row] = await tx
+      .insert(apiTokens)
+      .values({ accountId: account!.id, tokenHash: hashToken(token), last4: last4(token), createdAt: now, expiresAt })
+      .returning({ id: apiTokens.id });
+    return { token, tokenId: row!.id, accountId: account!.id, last4: last4(token), expiresAt };
+  });
+}

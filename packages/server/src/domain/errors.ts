@@ -1,0 +1,60 @@
+// Domain errors are stable codes with a human message (spec 7.2: `error`, optionally `errors`).
+// The HTTP layer maps each code to a status in one table (http/plugins/errors.ts); the CLI and
+// jobs print the message. Domain code never speaks HTTP.
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'ROUTE_INVALID',
+  'METHOD_NOT_ALLOWED',
+  'NOT_ACCEPTABLE',
+  'GONE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'SLOT_SOLD_OUT',
+  'QUANTITY_ABOVE_CAPACITY',
+  'RESERVATION_EXPIRED',
+  'ORDER_FINALIZED',
+  'ORDER_EXPIRED',
+  'ORDER_CANCELLED',
+  'DATE_IN_PAST',
+  'NOT_BOOKABLE',
+  'LANGUAGE_NOT_AVAILABLE',
+  'TOTAL_MISMATCH',
+  'CAPACITY_BUSY',
+  'FOREIGN_ID_CONFLICT',
+  'IDEMPOTENCY_IN_FLIGHT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface DomainErrorOptions {
+  /** Field messages for nested-object validation (spec 7.2 form 2). */
+  errors?: string[];
+  /** Seconds after which a retry may succeed (CAPACITY_BUSY, RATE_LIMITED, 503). */
+  retryAfter?: number;
+}
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: string[] | undefined;
+  readonly retryAfter: number | undefined;
+  constructor(code: ErrorCode, message: string, opts: DomainErrorOptions = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.errors = opts.errors;
+    this.retryAfter = opts.retryAfter;
+  }
+}
+
+export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message = 'token lacks the permission for this action') =>
+  new DomainError('FORBIDDEN', message);
+export const invalid = (message: string, errors?: string[]) =>
+  new DomainError('VALIDATION_FAILED', message, errors ? { errors } : {});

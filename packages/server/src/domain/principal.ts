@@ -1,0 +1,61 @@
+// Who is calling. Anonymous callers get the public context (spec 5.3); a token resolves to its
+// account's class, museum scope and rights.
+export type AccessClass = 'public' | 'user' | 'reseller';
+
+export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog'] as const;
+export type RightArea = (typeof RIGHT_AREAS)[number];
+export type Right = `${RightArea}:${'read' | 'write'}`;
+
+export interface AccountPrincipal {
+  kind: 'account';
+  accountId: number;
+  accountName: string;
+  access: AccessClass;
+  /** Empty means every museum of the instance (spec 2.1). */
+  museumIds: number[];
+  rights: ReadonlySet<string>;
+  tokenId: number;
+  tokenLast4: string;
+  rateLimitPerMinute: number | null;
+}
+export interface AnonymousPrincipal {
+  kind: 'anonymous';
+  access: 'public';
+  museumIds: number[];
+}
+export type Principal = AccountPrincipal | AnonymousPrincipal;
+
+export const anonymous: AnonymousPrincipal = { kind: 'anonymous', access: 'public', museumIds: [] };
+
+/** `orders:write` implies `orders:read`; `*` grants everything. */
+export function hasRight(p: Principal, area: RightArea, mode: 'read' | 'write'): boolean {
+  if (p.kind !== 'account' || p.access !== 'user') return false;
+  return p.rights.has('*') || p.rights.has(`${area}:write`) || (mode === 'read' && p.rights.has(`${area}:read`));
+}
+
+/** Whether a museum is inside the caller's scope. */
+export function inMuseumScope(p: Principal, museumId: number): boolean {
+  return p.museumIds.length === 0 || p.museumIds.includes(museumId);
+}
+
+/** Parses a rights list such as "orders:write,customers:read" or "all"; throws on unknown rights. */
+export function parseRights(input: string | string[]): string[] {
+  const parts = (Array.isArray(input) ? input : input.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const out = new Set<string>();
+  for (const part of parts) {
+    if (part === 'all' || part === '*') {
+      out.add('*');
+      continue;
+    }
+    const [area, mode] = part.split(':');
+    if (!RIGHT_AREAS.includes(area as RightArea) || (mode !== 'read' && mode !== 'write')) {
+      throw new Error(
+        `unknown right "${part}": use AREA:read or AREA:write with AREA one of ${RIGHT_AREAS.join(', ')}, or "all"`,
+      );
+    }
+    out.add(`${area}:${mode}`);
+  }
+  return [...out];
+}

@@ -1,0 +1,71 @@
+// Resolves `Authorization: Bearer …` on every request (spec 5) and enforces the route's declared
+// access. A bad token is a 401 on every endpoint, public ones included (API.md §3), so a client
+// finds out at once that its token is wrong instead of silently seeing the public catalogue.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveToken } from '../../domain/accounts/resolveToken.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Ctx } from '../../domain/context.ts';
+import type { Db } from '../../db/client.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { anonymous, hasRight, type Principal } from '../../domain/principal.ts';
+import { sendError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+    ctx: Ctx;
+  }
+}
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  instanceId: string;
+  testing?: Ctx['testing'];
+}
+
+function bearer(req: FastifyRequest): string | null | undefined {
+  const h = req.headers.authorization;
+  if (h === undefined) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+export function authentication(app: FastifyInstance, deps: AuthDeps) {
+  app.decorateRequest('principal', null as never);
+  app.decorateRequest('ctx', null as never);
+
+  app.addHook('onRequest', async (req, reply) => {
+    let principal: Principal = anonymous;
+    const token = bearer(req);
+    if (token === null) {
+      return sendError(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; use "Authorization: Bearer <token>"'));
+    }
+    if (token !== undefined) {
+      principal = await resolveToken(deps.db, deps.instanceId, token, deps.clock.now());
+    }
+    req.principal = principal;
+    req.ctx = { db: deps.db, principal, clock: deps.clock, config: deps.config, ...(deps.testing ? { testing: deps.testing } : {}) };
+
+    const access = req.routeOptions.config.access;
+    if (!access) return;
+    if (principal.kind === 'anonymous') {
+      if (!access.anonymous) {
+        return sendError(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; no customer or no user present'));
+      }
+      return;
+    }
+    if (!access.classes.includes(principal.access)) {
+      return sendError(req, reply, new DomainError('FORBIDDEN', `a ${principal.access} token may not use this endpoint`));
+    }
+    if (access.right && principal.access === 'user' && !hasRight(principal, access.right[0], access.right[1])) {
+      return sendError(
+        req,
+        reply,
+        new DomainError('FORBIDDEN', `this token lacks the right ${access.right[0]}:${access.right[1]}`),
+      );
+    }
+  });
+}

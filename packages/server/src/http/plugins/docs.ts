@@ -1,0 +1,46 @@
+// The OpenAPI 3.1 document is generated from the route schemas (@fastify/swagger) and served at
+// /api-docs/openapi.json, with an interactive reference (Swagger UI, shipped in the npm package)
+// at /api-docs. `npm run openapi` writes the same document to openapi/openapi.json.
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ErrorBody } from '../schemas/common.ts';
+
+export const API_VERSION = '4.4';
+export const SYSTEM_VERSION = '0.1.0';
+
+export async function docs(app: FastifyInstance) {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Atrium museum ticketing API',
+        version: `${API_VERSION} (Atrium ${SYSTEM_VERSION})`,
+        description:
+          'JSON API for tickets, events, tours, availability, reservations, orders and customers. ' +
+          'Answers are context-aware: the bearer token (public, user or reseller) decides what is shown. ' +
+          'Error bodies are `{error, errors?, code, request_id}`; see docs/errors.md for every code.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'atr_<instance>_<secret>; see GET /api/v4/whoami' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  // Document which token classes may call each route.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access || !route.schema) return;
+    const classes = [...(access.anonymous ? ['anonymous'] : []), ...access.classes];
+    const schema = route.schema as Record<string, unknown>;
+    schema['x-token-classes'] = classes;
+    if (access.right) schema['x-user-right'] = `${access.right[0]}:${access.right[1]}`;
+    schema.security = access.anonymous ? [{}, { bearer: [] }] : [{ bearer: [] }];
+  });
+  await app.register(swaggerUi, { routePrefix: '/api-docs', staticCSP: true });
+  app.get('/api-docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,165 @@
+// One place turns every failure into the spec's body shape (7.2) plus `code` and `request_id`:
+// domain errors by their code, framework errors (validation, media type, size, JSON syntax) by
+// theirs, database outages as 503 with Retry-After. Unknown errors are logged with the request id
+// and answered as a bare 500: never a stack trace.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { DomainError, type ErrorCode } from '../../domain/errors.ts';
+
+export const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 422,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ROUTE_INVALID: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  SLOT_SOLD_OUT: 422,
+  QUANTITY_ABOVE_CAPACITY: 422,
+  RESERVATION_EXPIRED: 422,
+  ORDER_FINALIZED: 422,
+  ORDER_EXPIRED: 422,
+  ORDER_CANCELLED: 422,
+  DATE_IN_PAST: 422,
+  NOT_BOOKABLE: 422,
+  LANGUAGE_NOT_AVAILABLE: 422,
+  TOTAL_MISMATCH: 422,
+  CAPACITY_BUSY: 422,
+  FOREIGN_ID_CONFLICT: 422,
+  IDEMPOTENCY_IN_FLIGHT: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainError) {
+  const status = STATUS[err.code];
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  const body: Record<string, unknown> = { error: err.message };
+  if (err.errors) body.errors = err.errors;
+  body.code = err.code;
+  body.request_id = req.id;
+  // Error bodies skip response-schema serialisation: they are always this shape.
+  return reply.code(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
+interface AjvIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** "querystring/per_page must be integer" → "per_page must be integer". */
+function describe(issue: AjvIssue, context: string | undefined): string {
+  let field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') {
+    field = field ? `${field}.${issue.params.missingProperty}` : issue.params.missingProperty;
+    return `${field} is required`;
+  }
+  if (issue.keyword === 'additionalProperties' && typeof issue.params.additionalProperty === 'string') {
+    return `${issue.params.additionalProperty} is not allowed`;
+  }
+  return `${field || context || 'request'} ${issue.message ?? 'is invalid'}`;
+}
+
+const DB_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003']);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (e?.code && DB_DOWN.has(e.code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    e?.message ?? '',
+  );
+}
+
+export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): DomainError | null {
+  if (err instanceof DomainError) return err;
+  if (err.validation) {
+    return new DomainError('VALIDATION_FAILED', 'request is invalid', {
+      errors: err.validation.map((v) => describe(v, err.validationContext)),
+    });
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new DomainError('PAYLOAD_TOO_LARGE', 'request body is too large');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new DomainError('BAD_REQUEST', 'request body is empty but the content type is application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new DomainError('BAD_REQUEST', 'request body is not valid JSON');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new DomainError('BAD_REQUEST', 'request URL is malformed');
+    case '55P03':
+    case '40001':
+    case '40P01':
+      return new DomainError('CAPACITY_BUSY', 'the slot is busy; retry once after a short delay', { retryAfter: 1 });
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) {
+    return new DomainError('BAD_REQUEST', 'request body is not valid JSON');
+  }
+  if (isDatabaseUnavailable(err)) {
+    return new DomainError('SERVICE_UNAVAILABLE', 'service temporarily unavailable; retry with backoff', {
+      retryAfter: 5,
+    });
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    const code: ErrorCode = err.statusCode === 404 ? 'NOT_FOUND' : err.statusCode === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST';
+    const e = new DomainError(code, err.message || 'bad request');
+    return Object.assign(e, { statusOverride: err.statusCode });
+  }
+  return null;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export function errorHandling(app: FastifyInstance) {
+  // A shadow router of every registered path tells "wrong method" (405) from "no such route" (404).
+  const shadow = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      try {
+        shadow.on(m as 'GET', route.url, () => {});
+      } catch {
+        // duplicate registration (HEAD for GET etc.) is fine
+      }
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const domain = toDomainError(err);
+    if (!domain) {
+      req.log.error({ err }, 'unhandled error');
+      return sendError(req, reply, new DomainError('INTERNAL', 'internal server error'));
+    }
+    if (domain.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+    const override = (domain as { statusOverride?: number }).statusOverride;
+    if (override) {
+      return reply
+        .code(override)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ error: domain.message, code: domain.code, request_id: req.id });
+    }
+    return sendError(req, reply, domain);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== req.method && shadow.find(m, path));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(req, reply, new DomainError('METHOD_NOT_ALLOWED', `method ${req.method} is not allowed here`));
+    }
+    return sendError(req, reply, new DomainError('ROUTE_INVALID', 'route is invalid'));
+  });
+}

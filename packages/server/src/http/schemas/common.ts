@@ -1,0 +1,62 @@
+// Schemas shared by every resource: the spec's error bodies (7.2), pagination and list meta.
+import { Type, type TSchema } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Short human-readable message (spec 7.2).' }),
+    errors: Type.Optional(
+      Type.Array(Type.String(), { description: 'Field messages for validation of nested objects.' }),
+    ),
+    code: Type.String({ description: 'Stable machine code, see docs/errors.md.' }),
+    request_id: Type.String({ description: 'Also in the X-Request-Id header.' }),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+);
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed request (for example invalid JSON).',
+  401: 'Token missing, expired, revoked, invalid or of another instance.',
+  403: 'Token valid but lacking the permission.',
+  404: 'Record not found, outside the caller scope, or route invalid.',
+  405: 'Method not allowed on this path.',
+  409: 'A request with the same Idempotency-Key is still in flight.',
+  410: 'Resource existed but is no longer available.',
+  413: 'Body too large.',
+  415: 'Body is not application/json.',
+  422: 'Validation or business-rule error.',
+  429: 'Rate limit exceeded.',
+  503: 'Service temporarily unavailable (for example database down).',
+};
+
+const ref = Type.Unsafe<{ error: string; errors?: string[]; code: string; request_id: string }>({
+  $ref: 'ErrorBody#',
+});
+
+/** Error responses of a route, for validation of what we send and for the OpenAPI document. */
+export function errorResponses(...codes: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const c of codes) out[c] = { ...ref, description: ERROR_TEXT[c] ?? 'Error' } as TSchema;
+  return out;
+}
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, default 1.' })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'Records per page, default 25; capped at 100 with a token and 25 without.',
+    }),
+  ),
+};
+
+export const ListMeta = Type.Object({
+  total_count: Type.Integer(),
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+});
+
+/** Accepts `ids[]=1&ids[]=2`, `ids=1,2` and `ids=1` (normalised by the querystring parser). */
+export const IdList = Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 500 });
+
+export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+export const IdParam = Type.Object({ id: Id });

@@ -1,0 +1,58 @@
+// Builds the real application on a fresh database for one test file, plus token factories.
+// Usage at the top level of a test file:
+//   const t = await testApp();
+//   after(() => t.close());
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { ManualClock } from '../../src/domain/clock.ts';
+import type { Ctx } from '../../src/domain/context.ts';
+import { createToken, type CreateTokenInput } from '../../src/domain/accounts/createToken.ts';
+import { freshDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  /** Closes the app and drops its database: `after(() => t.close())` at the top of the file. */
+  close(): Promise<void>;
+  config: Config;
+  clock: ManualClock;
+  /** Creates an account with one token and returns the clear token. */
+  token(input: Partial<CreateTokenInput> & { class: CreateTokenInput['class'] }): Promise<string>;
+  request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+}
+
+export async function testApp(
+  opts: { env?: Record<string, string>; now?: string | Date; testing?: Ctx['testing'] } = {},
+): Promise<TestApp> {
+  const database = await freshDatabase();
+  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...opts.env });
+  const clock = new ManualClock(opts.now ?? new Date());
+  const app = await buildApp({ database, config, clock, logger: false, ...(opts.testing ? { testing: opts.testing } : {}) });
+  let n = 0;
+  return {
+    app,
+    database,
+    config,
+    clock,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+    async token(input) {
+      n += 1;
+      const res = await createToken(
+        { db: database.db, clock },
+        { name: `test-${input.class}-${n}`, museumIds: [], rights: input.class === 'user' ? ['*'] : [], ...input },
+      );
+      return res.token;
+    },
+    request(o) {
+      const { token, headers, ...rest } = o;
+      return app.inject({
+        ...rest,
+        headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+    },
+  };
+}

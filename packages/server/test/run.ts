@@ -1,0 +1,93 @@
+// `npm test`: starts one PostgreSQL for the whole run (embedded in a temp directory, or the
+// server named by TEST_DATABASE_URL), migrates a template database once, then runs node's test
+// runner over every test file. Each test file clones its own fresh database from the template
+// (test/helpers/db.ts), so files run in parallel without seeing each other's data.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client.ts';
+import { startEmbedded } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function findTests(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return findTests(p);
+      return e.name.endsWith('.test.ts') ? [p] : [];
+    })
+    .sort();
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const files = args.length > 0 ? args.map((a) => path.resolve(a)) : findTests(path.join(root, 'test'));
+
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  let stop = async () => {};
+  let tmp: string | undefined;
+  if (adminUrl) {
+    console.log(`# PostgreSQL under test: ${new URL(adminUrl).host} (TEST_DATABASE_URL)`);
+  } else {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
+    fs.chmodSync(tmp, 0o755);
+    const server = await startEmbedded({ dir: path.join(tmp, 'pg'), persistent: false });
+    adminUrl = server.url;
+    stop = server.stop;
+    console.log(`# PostgreSQL under test: embedded (port ${server.port})`);
+  }
+  if (process.env.TEST_REDIS_URL) console.log(`# Redis under test: ${new URL(process.env.TEST_REDIS_URL).host}`);
+  else console.log('# TEST_REDIS_URL is not set: tests that need Redis are skipped');
+
+  const template = `atrium_tpl_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${template}"`);
+  const tplDb = openDatabase(withDatabase(adminUrl, template), { max: 2 });
+  await runMigrations(tplDb.pool);
+  await tplDb.close();
+
+  const concurrency = Math.max(2, Math.min(4, os.availableParallelism()));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, ATRIUM_TEST_ADMIN_URL: adminUrl, ATRIUM_TEST_TEMPLATE: template },
+      cwd: root,
+    },
+  );
+  const code: number = await new Promise((resolve) => child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
+
+  try {
+    await admin.query(`drop database if exists "${template}" with (force)`);
+    const leftovers = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname like $1`,
+      [`atrium_t_${process.pid}_%`],
+    );
+    for (const r of leftovers.rows) await admin.query(`drop database if exists "${r.datname}" with (force)`);
+  } finally {
+    await admin.end();
+    await stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(code);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
