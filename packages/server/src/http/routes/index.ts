@@ -1,7 +1,17 @@
 // Every /api/v4 route module, registered in one place.
 import type { FastifyPluginAsync } from 'fastify';
+import { availabilityRoutes } from './availability/index.ts';
+import { catalogRoutes } from './catalog/index.ts';
+import { customerRoutes } from './customers/index.ts';
 import { metaRoutes } from './meta/index.ts';
+import { orderRoutes } from './orders/index.ts';
+import { reservationRoutes } from './reservations/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
+  await app.register(catalogRoutes);
+  await app.register(availabilityRoutes);
+  await app.register(reservationRoutes);
+  await app.register(orderRoutes);
+  await app.register(customerRoutes);
 };

@@ -1,0 +1,70 @@
+// Wall-clock arithmetic in a museum's IANA zone (API.md §1: times with offset in the museum's
+// zone, dates in museum-local time, DST days of 23 and 25 hours). Only this module converts
+// between local dates/minutes and instants; everything else passes Dates and 'YYYY-MM-DD'.
+import { DateTime } from 'luxon';
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isValidDate(text: string): boolean {
+  return DATE_RE.test(text) && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
+}
+
+/**
+ * The instant of local wall time `minutes` after midnight on `date` in `zone`. Counting is in
+ * wall-clock minutes, so 600 is 10:00 on 23- and 25-hour days alike; a wall time that does not
+ * exist (spring-forward gap) moves forward by the gap, an ambiguous one takes the earlier instant.
+ */
+export function zonedInstant(date: string, minutes: number, zone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const dt = DateTime.fromObject(
+    { year: y, month: m, day: d, hour: Math.floor(minutes / 60), minute: minutes % 60 },
+    { zone },
+  );
+  if (!dt.isValid) throw new Error(`invalid local time ${date} +${minutes}min in ${zone}`);
+  return dt.toJSDate();
+}
+
+/** Local midnight of `date` in `zone` (the key of day quotas). */
+export function startOfLocalDay(date: string, zone: string): Date {
+  return DateTime.fromISO(date, { zone }).startOf('day').toJSDate();
+}
+
+export function localDateOf(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISODate()!;
+}
+
+/** Minutes after local midnight (wall clock) of an instant. */
+export function localMinutesOf(instant: Date, zone: string): number {
+  const dt = DateTime.fromJSDate(instant, { zone });
+  return dt.hour * 60 + dt.minute;
+}
+
+/** ISO 8601 with the zone's offset and no milliseconds: "2026-07-06T11:00:00+02:00". */
+export function isoInZone(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true })!;
+}
+
+/** Monday = 0 … Sunday = 6 of a 'YYYY-MM-DD' date. */
+export function weekdayIndex(date: string): number {
+  return DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1;
+}
+
+export function addDays(date: string, days: number): string {
+  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
+}
+
+/** Days from `a` to `b` (b - a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round(DateTime.fromISO(b, { zone: 'UTC' }).diff(DateTime.fromISO(a, { zone: 'UTC' }), 'days').days);
+}
+
+/**
+ * Parses a client timestamp. With an offset or Z it is that instant; without one it is read as
+ * wall time in `zone`. Returns null when it is not a valid ISO 8601 date-time.
+ */
+export function parseTimestamp(text: string, zone: string): Date | null {
+  if (typeof text !== 'string' || text.length > 40) return null;
+  const hasOffset = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text);
+  const dt = DateTime.fromISO(text, hasOffset ? { setZone: true } : { zone });
+  return dt.isValid && /T|\s/.test(text) ? dt.toJSDate() : null;
+}

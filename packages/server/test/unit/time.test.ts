@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isoInZone, localDateOf, localMinutesOf, parseTimestamp, startOfLocalDay, zonedInstant } from '../../src/domain/time.ts';
+
+const Z = 'Europe/Berlin';
+
+test('wall-clock minutes map to the right instant on normal and DST days', () => {
+  assert.equal(isoInZone(zonedInstant('2026-07-06', 660, Z), Z), '2026-07-06T11:00:00+02:00');
+  assert.equal(isoInZone(zonedInstant('2026-01-06', 660, Z), Z), '2026-01-06T11:00:00+01:00');
+  // 29 March 2026: clocks jump 02:00 → 03:00. 10:00 is still 10:00 local, now at +02:00.
+  assert.equal(isoInZone(zonedInstant('2026-03-29', 600, Z), Z), '2026-03-29T10:00:00+02:00');
+  // 25 October 2026: 03:00 → 02:00. Midnight to 10:00 spans 11 real hours.
+  const midnight = startOfLocalDay('2026-10-25', Z);
+  const ten = zonedInstant('2026-10-25', 600, Z);
+  assert.equal((ten.getTime() - midnight.getTime()) / 3_600_000, 11);
+  assert.equal(localMinutesOf(ten, Z), 600);
+  assert.equal(localDateOf(ten, Z), '2026-10-25');
+});
+
+test('timestamps parse with offset, Z, or as museum-local wall time', () => {
+  assert.equal(parseTimestamp('2026-07-07T13:00:00+02:00', Z)?.toISOString(), '2026-07-07T11:00:00.000Z');
+  assert.equal(parseTimestamp('2026-07-07T11:00:00Z', Z)?.toISOString(), '2026-07-07T11:00:00.000Z');
+  assert.equal(parseTimestamp('2026-07-07T13:00:00', Z)?.toISOString(), '2026-07-07T11:00:00.000Z');
+  assert.equal(parseTimestamp('2026-07-07', Z), null);
+  assert.equal(parseTimestamp('yesterday', Z), null);
+});
