@@ -22,6 +22,13 @@ export interface Config {
   lockTimeoutMs: number;
   bodyLimit: number;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key this instance writes (several instances may share one Redis). */
+  redisPrefix: string;
+  /** Requests per minute per reseller account unless the account has its own limit. */
+  resellerRateLimit: number;
+  /** Requests per minute per client IP for anonymous callers; 0 = off. */
+  anonRateLimit: number;
+  metrics: boolean;
   corsOrigins: string[];
   trustProxy: boolean;
   demo: boolean;
@@ -74,6 +81,14 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function redisPrefix(env: Env): string {
+  const raw = env.ATRIUM_REDIS_PREFIX ?? 'atrium:';
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(raw)) {
+    throw new ConfigError('ATRIUM_REDIS_PREFIX may hold only letters, digits and : . _ - (at most 64)');
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const locales = (env.ATRIUM_LOCALES || 'de,en').split(',').map((s) => s.trim()).filter(Boolean);
   if (locales.length === 0 || locales.some((l) => !/^[a-z]{2}(-[A-Z]{2})?$/.test(l))) {
@@ -105,6 +120,10 @@ export function loadConfig(env: Env = process.env): Config {
     lockTimeoutMs: int(env, 'ATRIUM_LOCK_TIMEOUT_MS', 3000, 10, 60000),
     bodyLimit: int(env, 'ATRIUM_BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: redisPrefix(env),
+    resellerRateLimit: int(env, 'ATRIUM_RESELLER_RATE_LIMIT', 600, 1, 1_000_000),
+    anonRateLimit: int(env, 'ATRIUM_ANON_RATE_LIMIT', 0, 0, 1_000_000),
+    metrics: bool(env, 'ATRIUM_METRICS', true),
     corsOrigins: (env.ATRIUM_CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     trustProxy: bool(env, 'ATRIUM_TRUST_PROXY', false),
     demo: bool(env, 'ATRIUM_DEMO', false),
