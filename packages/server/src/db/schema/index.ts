@@ -2,3 +2,4 @@ export * from './instance.ts';
 export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './booking.ts';
+export * from './imports.ts';
