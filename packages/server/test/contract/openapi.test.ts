@@ -1,0 +1,141 @@
+// The committed OpenAPI document (openapi/openapi.json) is the contract the SDK and integrators
+// build on, so it must be exactly what the code generates today, and every /api/v4 operation must
+// document who may call it and how it fails.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { OPENAPI_FILE, renderOpenApi } from '../../scripts/openapi.ts';
+import { testApp } from '../helpers/app.ts';
+
+const t = await testApp();
+after(() => t.close());
+await t.app.ready();
+
+type Operation = {
+  'x-token-classes'?: string[];
+  'x-user-right'?: string;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  security?: unknown[];
+  responses?: Record<string, unknown>;
+  tags?: string[];
+  summary?: string;
+};
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components?: Record<string, Record<string, unknown>>;
+};
+
+const generated = renderOpenApi(t.app.swagger());
+const doc = JSON.parse(generated) as Doc;
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'options', 'head']);
+
+function apiOperations(): Array<[string, string, Operation]> {
+  return Object.entries(doc.paths)
+    .filter(([p]) => p.startsWith('/api/v4/'))
+    .flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([m]) => HTTP_METHODS.has(m))
+        .map(([m, op]) => [p, m, op] as [string, string, Operation]),
+    );
+}
+
+/**
+ * Every (path, method) the router knows, from `printRoutes`' tree: each line is an indented path
+ * segment that continues its parent's path, followed by its methods in parentheses.
+ */
+function registeredRoutes(app: FastifyInstance): Array<[string, string]> {
+  const stack: string[] = [];
+  const out: Array<[string, string]> = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    stack.push(m[2]!);
+    const full = stack.join('');
+    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) out.push([full, method]);
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  test('openapi/openapi.json is the document the code generates', () => {
+    const committed = fs.existsSync(OPENAPI_FILE) ? fs.readFileSync(OPENAPI_FILE, 'utf8') : '';
+    assert.ok(committed === generated, 'openapi/openapi.json is stale: run npm run openapi');
+  });
+
+  test('it is OpenAPI 3.1 and every $ref resolves inside the document', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const refs = new Set<string>();
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === '$ref' && typeof x === 'string') refs.add(x);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    assert.ok(refs.has('#/components/schemas/ErrorBody'), 'error responses reference the ErrorBody component');
+    for (const ref of refs) {
+      assert.match(ref, /^#\//, `${ref} is a local reference`);
+      let node: unknown = doc;
+      for (const part of ref.slice(2).split('/')) node = (node as Record<string, unknown> | undefined)?.[part];
+      assert.ok(node && typeof node === 'object', `${ref} resolves`);
+    }
+    const errorBody = doc.components?.schemas?.ErrorBody as { required?: string[] } | undefined;
+    assert.deepEqual(errorBody?.required, ['error', 'code', 'request_id']);
+  });
+
+  test('every /api/v4 route the server answers is documented', () => {
+    const routes = registeredRoutes(t.app).filter(([p, m]) => p.startsWith('/api/v4/') && m !== 'HEAD');
+    assert.ok(routes.length >= 3, `routes were found (${routes.length})`);
+    for (const [p, m] of routes) {
+      const openapiPath = p.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+      assert.ok(doc.paths[openapiPath]?.[m.toLowerCase()], `${m} ${p} is in the document`);
+    }
+  });
+
+  test('every /api/v4 operation declares token classes, security, tags and a 4xx response', () => {
+    const ops = apiOperations();
+    assert.ok(ops.length >= 3);
+    for (const [p, m, op] of ops) {
+      const where = `${m.toUpperCase()} ${p}`;
+      assert.ok(Array.isArray(op['x-token-classes']) && op['x-token-classes'].length > 0, `${where}: x-token-classes`);
+      for (const c of op['x-token-classes']) assert.ok(['anonymous', 'public', 'user', 'reseller'].includes(c), `${where}: ${c}`);
+      assert.ok(Array.isArray(op.security) && op.security.length > 0, `${where}: security`);
+      assert.ok(op.tags && op.tags.length > 0, `${where}: tags`);
+      assert.ok(op.summary, `${where}: summary`);
+      const statuses = Object.keys(op.responses ?? {});
+      assert.ok(statuses.some((s) => /^2\d\d$/.test(s)), `${where}: a success response`);
+      const errors = statuses.filter((s) => /^4\d\d$/.test(s));
+      assert.ok(errors.length > 0, `${where}: at least one 4xx response`);
+      // What the access hook and the validator can answer on this route must be documented too.
+      const classes = op['x-token-classes'];
+      assert.ok(errors.includes('401'), `${where}: 401 (a bad token is refused on every endpoint)`);
+      if (!classes.includes('anonymous')) {
+        assert.ok(!op.security.some((s) => Object.keys(s as object).length === 0), `${where}: security requires a token`);
+      }
+      if (op['x-user-right'] || ['public', 'user', 'reseller'].some((c) => !classes.includes(c))) {
+        assert.ok(errors.includes('403'), `${where}: 403 (some token classes or rights are refused)`);
+      }
+      if ((op.parameters?.length ?? 0) > 0 || op.requestBody) {
+        assert.ok(errors.includes('422'), `${where}: 422 (parameters or body are validated)`);
+      }
+      for (const s of errors) {
+        const body = op.responses![s] as { content?: Record<string, { schema?: { $ref?: string } }> };
+        assert.equal(body.content?.['application/json']?.schema?.$ref, '#/components/schemas/ErrorBody', `${where} ${s}`);
+      }
+    }
+  });
+
+  test('the served document at /api-docs/openapi.json is the same document', async () => {
+    const res = await t.request({ method: 'GET', url: '/api-docs/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(renderOpenApi(res.json()), generated);
+  });
+});
