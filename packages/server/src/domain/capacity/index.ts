@@ -1,0 +1,7 @@
+// The capacity module's public surface (contract: .tmp/capacity-contract.md). Nobody else reads
+// or writes capacity_allocations directly.
+export type { Claim, Holder } from './types.ts';
+export { claimCapacity } from './claimCapacity.ts';
+export { releaseCapacity } from './releaseCapacity.ts';
+export { confirmCapacity } from './confirmCapacity.ts';
+export { eventDateSeatsBooked } from './eventDateSeatsBooked.ts';

@@ -1,0 +1,42 @@
+// Advisory locks serialise every write that consumes capacity of the same pool: each pool maps to
+// one bigint key (a stable hash), and a transaction takes all its keys in ascending order, so two
+// writers touching overlapping pools can never deadlock. The wait is bounded by lock_timeout; a
+// timeout becomes CAPACITY_BUSY (422 + Retry-After) instead of a hung request.
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { Ctx } from '../context.ts';
+import { DomainError } from '../errors.ts';
+
+export function lockKey(...parts: Array<string | number>): bigint {
+  const digest = createHash('sha256').update(parts.join('\u0000')).digest();
+  return digest.readBigInt64BE(0);
+}
+
+export const quotaLockKey = (quotaId: number, slotStart: Date) => lockKey('q', quotaId, slotStart.toISOString());
+export const dateLockKey = (dateId: number) => lockKey('d', dateId);
+export const tourLockKey = (tourId: number, localDate: string) => lockKey('t', tourId, localDate);
+
+function isLockTimeout(err: unknown): boolean {
+  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if ((e as { code?: string }).code === '55P03') return true;
+  }
+  return false;
+}
+
+export async function lockSlots(tx: Tx, ctx: Ctx, keys: bigint[]): Promise<void> {
+  if (ctx.testing?.disableCapacityLocks) return; // control runs only: shows what the locks prevent
+  const sorted = [...new Set(keys)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (sorted.length === 0) return;
+  try {
+    await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${Math.trunc(ctx.config.lockTimeoutMs)}ms'`));
+    // One statement per key keeps the acquisition order explicit (a single SELECT over a sorted
+    // set does not guarantee the evaluation order of its volatile calls).
+    for (const k of sorted) await tx.execute(sql`SELECT pg_advisory_xact_lock(${k.toString()}::bigint)`);
+  } catch (err) {
+    if (isLockTimeout(err)) {
+      throw new DomainError('CAPACITY_BUSY', 'capacity is busy, please retry', { retryAfter: 1 });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,72 @@
+// THE definition of used capacity (API.md §5): a capacity_allocations row counts while it is not
+// released and either permanent (expires_at null) or not yet expired at `now`. Holds stop counting
+// the instant they expire, so no cleanup job is needed for correctness. Claims (under lock) and
+// availability reads both go through here, so they can never disagree.
+import { and, eq, gt, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { capacityAllocations as ca } from '../../db/schema/index.ts';
+import type { Resource } from './types.ts';
+
+export function liveAt(now: Date): SQL {
+  return and(isNull(ca.releasedAt), or(isNull(ca.expiresAt), gt(ca.expiresAt, now)))!;
+}
+
+export const slotKey = (resourceId: number, slotStart: Date) => `${resourceId}|${slotStart.getTime()}`;
+
+/**
+ * Used quantity per (resourceId, slotStart) for slots starting in [from, to), in one query.
+ * `freeReservationIds`: holds that count as free for this caller (its own `reservations[]`).
+ */
+export async function usedCapacity(
+  db: DbOrTx,
+  now: Date,
+  q: { resource: Resource; resourceIds: number[]; from: Date; to: Date; freeReservationIds?: number[] },
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (q.resourceIds.length === 0) return out;
+  const conds = [
+    eq(ca.resource, q.resource),
+    inArray(ca.resourceId, q.resourceIds),
+    gte(ca.slotStart, q.from),
+    lt(ca.slotStart, q.to),
+    liveAt(now),
+  ];
+  if (q.freeReservationIds?.length) {
+    conds.push(or(isNull(ca.reservationId), notInArray(ca.reservationId, q.freeReservationIds))!);
+  }
+  const rows = await db
+    .select({ resourceId: ca.resourceId, slotStart: ca.slotStart, used: sql<number>`sum(${ca.quantity})::int` })
+    .from(ca)
+    .where(and(...conds))
+    .groupBy(ca.resourceId, ca.slotStart);
+  for (const r of rows) out.set(slotKey(r.resourceId, r.slotStart), r.used);
+  return out;
+}
+
+/** Live tour runs of one tour that overlap [from, to). */
+export async function tourRuns(
+  db: DbOrTx,
+  now: Date,
+  tourId: number,
+  from: Date,
+  to: Date,
+): Promise<Array<{ start: Date; end: Date; quantity: number }>> {
+  const rows = await db
+    .select({ start: ca.slotStart, end: ca.slotEnd, quantity: ca.quantity })
+    .from(ca)
+    .where(and(eq(ca.resource, 'tour'), eq(ca.resourceId, tourId), lt(ca.slotStart, to), gt(ca.slotEnd, from), liveAt(now)));
+  return rows.map((r) => ({ start: r.start, end: r.end ?? r.start, quantity: r.quantity }));
+}
+
+/** Most runs running at the same moment inside [from, to), given the runs that overlap it. */
+export function peakConcurrency(runs: Array<{ start: Date; end: Date; quantity: number }>, from: Date, to: Date): number {
+  // Concurrency only rises at a run's start, so the peak is at `from` or at some run start inside.
+  const points = [from.getTime(), ...runs.map((r) => r.start.getTime()).filter((t) => t > from.getTime() && t < to.getTime())];
+  let peak = 0;
+  for (const p of points) {
+    let n = 0;
+    for (const r of runs) if (r.start.getTime() <= p && r.end.getTime() > p) n += r.quantity;
+    peak = Math.max(peak, n);
+  }
+  return peak;
+}
