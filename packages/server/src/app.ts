@@ -1,6 +1,7 @@
 // Builds the Fastify application without listening (tests inject requests; main.ts listens).
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { stdTimeFunctions } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import type { Config } from './config.ts';
@@ -11,6 +12,9 @@ import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
 import { docs } from './http/plugins/docs.ts';
 import { errorHandling } from './http/plugins/errors.ts';
+import { metrics } from './http/plugins/metrics.ts';
+import { rateLimiting } from './http/plugins/rate-limit.ts';
+import { requestLogging } from './http/plugins/request-log.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -44,6 +48,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.logLevel,
+            // UTC ISO timestamps (spec 7.5) instead of epoch milliseconds.
+            timestamp: stdTimeFunctions.isoTime,
             // Tokens never reach a log line: the header is removed, only its last 4 characters are
             // logged (by the request logger), and query strings are logged with token values masked.
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
@@ -58,6 +64,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
     return503OnClosing: true,
+    // The request logger (http/plugins/request-log.ts) writes the one line per request.
+    logController: new LogController({ disableRequestLogging: true }),
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -72,6 +80,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await docs(app);
   authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}) });
   caching(app, config.catalogMaxAge);
+  requestLogging(app);
+  if (config.metrics) metrics(app, { pool: database.pool, clock });
+  // After auth (the limit depends on the principal), before any route is registered.
+  await rateLimiting(app, config);
   await app.register(healthRoutes(database.pool));
   await app.register(apiRoutes, { prefix: '/api/v4' });
   return app;

@@ -1,0 +1,110 @@
+// One structured log line per request, written when the response is complete (spec 7.5 from the
+// server side): status, method, path with query (secret query values masked), duration, who
+// called (account id and class, the token's last 4 characters), the `error`/`errors`/`code` of a
+// failure, and the request id (`reqId`, the same value as the X-Request-Id header and the body's
+// `request_id`). Fastify's own per-request lines are switched off in app.ts so this is the only one.
+// A full token never reaches a line: the Authorization header is never logged, and any
+// token-shaped string in the URL is masked as well as the named query parameters.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export interface Failure {
+  error?: string;
+  errors?: string[];
+  code?: string;
+}
+
+const FAILURE = Symbol('atrium.failure');
+const CAPTURING = Symbol('atrium.capturing');
+
+type WithFailure = FastifyRequest & { [FAILURE]?: Failure };
+
+/** The `error`/`errors`/`code` of the error body this request was answered with, if any. */
+export function failureOf(req: FastifyRequest): Failure | undefined {
+  return (req as WithFailure)[FAILURE];
+}
+
+/** Reads error bodies as they are sent (once per app, however many plugins ask). */
+export function captureFailures(app: FastifyInstance) {
+  const flagged = app as FastifyInstance & { [CAPTURING]?: boolean };
+  if (flagged[CAPTURING]) return;
+  flagged[CAPTURING] = true;
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 64 * 1024) return payload;
+    try {
+      const body = JSON.parse(payload) as Record<string, unknown>;
+      const f: Failure = {};
+      if (typeof body.error === 'string') f.error = body.error;
+      if (Array.isArray(body.errors)) f.errors = body.errors.filter((e): e is string => typeof e === 'string');
+      if (typeof body.code === 'string') f.code = body.code;
+      (req as WithFailure)[FAILURE] = f;
+    } catch {
+      // not JSON: nothing to capture
+    }
+    return payload;
+  });
+}
+
+const SECRET_PARAMS = new Set(['token', 'access_token', 'api_key']);
+// Bearer tokens (atr_<instance>_<43 chars>) wherever they appear, e.g. pasted into a path.
+const BEARER_SHAPE = /atr_[a-z0-9]{1,16}_[A-Za-z0-9_-]{43}/g;
+
+function paramName(raw: string): string {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    // malformed escape: compare the raw text
+  }
+  return name.replace(/\[\]$/, '').toLowerCase();
+}
+
+/** The URL as requested, with the values of token-bearing query parameters replaced by `****`. */
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  let out = url;
+  if (q >= 0) {
+    const query = url
+      .slice(q + 1)
+      .split('&')
+      .map((part) => {
+        const eq = part.indexOf('=');
+        const name = eq >= 0 ? part.slice(0, eq) : part;
+        return eq >= 0 && SECRET_PARAMS.has(paramName(name)) ? `${name}=****` : part;
+      })
+      .join('&');
+    out = `${url.slice(0, q)}?${query}`;
+  }
+  return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`);
+}
+
+/** Last 4 characters of the presented bearer value; nothing for values too short to be a token. */
+function presentedLast4(req: FastifyRequest): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m && m[1]!.length >= 16 ? m[1]!.slice(-4) : undefined;
+}
+
+export function requestLogging(app: FastifyInstance) {
+  captureFailures(app);
+  app.addHook('onResponse', async (req, reply) => {
+    const p = req.principal;
+    const failure = failureOf(req);
+    const line: Record<string, unknown> = {
+      status: reply.statusCode,
+      method: req.method,
+      path: maskUrl(req.url),
+      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (p?.kind === 'account') {
+      line.account_id = p.accountId;
+      line.account_class = p.access;
+      line.token_last4 = p.tokenLast4;
+    } else {
+      line.account_class = p ? 'anonymous' : undefined;
+      const last4 = presentedLast4(req);
+      if (last4) line.token_last4 = last4;
+    }
+    if (failure) Object.assign(line, failure);
+    if (reply.statusCode >= 500) req.log.error(line, 'request failed');
+    else req.log.info(line, 'request');
+  });
+}
