@@ -9,7 +9,14 @@ import { isoInZone } from '../time.ts';
 import { CUSTOMER_FIELDS, EMPTY_CUSTOMER, validateCustomer, type CustomerFields } from './validation.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
-export type CustomerRecord = CustomerFields & { id: number; created_at: string; updated_at: string };
+export type CustomerRecord = Omit<CustomerFields, 'name' | 'surname' | 'email'> & {
+  id: number;
+  name: string;
+  surname: string;
+  email: string;
+  created_at: string;
+  updated_at: string;
+};
 
 export const SAVE_FAILED = 'customer could not be saved';
 
@@ -108,6 +115,9 @@ export function toRecord(row: CustomerRow, zone: string): CustomerRecord {
   return {
     id: row.id,
     ...fieldsOf(row),
+    name: row.name,
+    surname: row.surname,
+    email: row.email,
     created_at: isoInZone(row.createdAt, zone),
     updated_at: isoInZone(row.updatedAt, zone),
   };

@@ -1,4 +1,103 @@
+// Customers (spec 2.2, 2.3; API.md §8). Users need customers:read / customers:write and see every
+// customer; resellers create and update customers and see only their own.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { tokenOnly } from '../../access.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { CustomerEnvelope, CustomerInput, CustomerList, CustomerParam, CustomerQuery } from '../../schemas/customers.ts';
+import { createCustomer } from '../../../domain/customers/createCustomer.ts';
+import { getCustomer } from '../../../domain/customers/getCustomer.ts';
+import { listCustomers } from '../../../domain/customers/listCustomers.ts';
+import { updateCustomer } from '../../../domain/customers/updateCustomer.ts';
 
-// Routes of this area are registered here (work in progress in this session).
-export const customerRoutes: FastifyPluginAsyncTypebox = async () => {};
+const write = tokenOnly(['user', 'reseller'], ['customers', 'write']);
+const read = tokenOnly(['user', 'reseller'], ['customers', 'read']);
+const tags = ['customers'];
+
+/** Accepts {"customer": {...}} as well as the bare object (API.md §1), before schema validation. */
+async function unwrapBody(req: FastifyRequest) {
+  const b = req.body as Record<string, unknown> | null;
+  if (b && typeof b === 'object' && !Array.isArray(b) && b.customer && typeof b.customer === 'object' && !Array.isArray(b.customer)) {
+    req.body = b.customer;
+  }
+}
+
+export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/customers',
+    {
+      config: { access: write, cache: 'live' },
+      preValidation: unwrapBody,
+      schema: {
+        tags,
+        summary: 'Create a customer; a repeat with a known foreign_id and the same content returns the existing one (200)',
+        body: CustomerInput,
+        response: { 200: CustomerEnvelope, 201: CustomerEnvelope, ...errorResponses(400, 401, 403, 409, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const { customer, replayed } = await createCustomer(req.ctx, req.body);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(replayed ? 200 : 201).send({ customer });
+    },
+  );
+
+  app.put(
+    '/customers',
+    {
+      config: { access: write, cache: 'live' },
+      preValidation: unwrapBody,
+      schema: {
+        tags,
+        summary: 'Update the customer named by foreign_id in the body; only the given fields change',
+        body: CustomerInput,
+        response: { 200: CustomerEnvelope, ...errorResponses(400, 401, 403, 404, 409, 415, 422) },
+      },
+    },
+    async (req) => ({ customer: await updateCustomer(req.ctx, { fields: req.body }) }),
+  );
+
+  app.put(
+    '/customers/:id',
+    {
+      config: { access: write, cache: 'live' },
+      preValidation: unwrapBody,
+      schema: {
+        tags,
+        summary: 'Update a customer by numeric id or foreign_id; only the given fields change',
+        params: CustomerParam,
+        body: CustomerInput,
+        response: { 200: CustomerEnvelope, ...errorResponses(400, 401, 403, 404, 409, 415, 422) },
+      },
+    },
+    async (req) => ({ customer: await updateCustomer(req.ctx, { ref: req.params.id, fields: req.body }) }),
+  );
+
+  app.get(
+    '/customers/:id',
+    {
+      config: { access: read, cache: 'live' },
+      schema: {
+        tags,
+        summary: 'One customer by numeric id or foreign_id',
+        params: CustomerParam,
+        response: { 200: CustomerEnvelope, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (req) => ({ customer: await getCustomer(req.ctx, { ref: req.params.id }) }),
+  );
+
+  app.get(
+    '/customers',
+    {
+      config: { access: read, cache: 'live' },
+      schema: {
+        tags,
+        summary: 'Customers visible to the caller, id ascending (filters foreign_id, email)',
+        querystring: CustomerQuery,
+        response: { 200: CustomerList, ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (req) => listCustomers(req.ctx, req.query),
+  );
+};
