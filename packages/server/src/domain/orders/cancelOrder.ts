@@ -1,0 +1,55 @@
+// POST /orders/:id/cancellations: cancels the named items, or every item when none are named.
+// The order row is locked first, so concurrent cancellations serialise; capacity is released by
+// a guarded UPDATE (released_at IS NULL) in the capacity module, so cancelling twice releases
+// nothing the second time. The order becomes cancelled when no active item is left; its total
+// is the sum of the items still active.
+import { and, eq, inArray } from 'drizzle-orm';
+import { orderItems, orders } from '../../db/schema/index.ts';
+import { releaseCapacity } from '../capacity/index.ts';
+import type { Ctx } from '../context.ts';
+import { DomainError } from '../errors.ts';
+import { voidBarcodes } from './barcodes.ts';
+import { orderExpired } from './finalize.ts';
+import { findOrder, reload, statusAt, type OrderView } from './internal.ts';
+
+export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids?: number[] }): Promise<OrderView> {
+  const id = await ctx.db.transaction(async (tx) => {
+    const order = await findOrder(tx, ctx, idOrToken, true);
+    const now = ctx.clock.now();
+    const status = statusAt(order, now);
+    if (status === 'cancelled') return order.id;
+    if (status === 'expired') throw orderExpired();
+    const items = await tx
+      .select({ id: orderItems.id, status: orderItems.status, priceCents: orderItems.priceCents })
+      .from(orderItems)
+      .where(eq(orderItems.orderId, order.id));
+    const named = input.item_ids ?? [];
+    const unknown = named.filter((n) => !items.some((i) => i.id === n));
+    if (unknown.length) {
+      throw new DomainError('VALIDATION_FAILED', 'order could not be cancelled', {
+        errors: unknown.map((n) => `order item ${n} is not part of this order`),
+      });
+    }
+    const targets = items
+      .filter((i) => i.status === 'active' && (named.length === 0 || named.includes(i.id)))
+      .map((i) => i.id);
+    if (targets.length === 0) return order.id;
+    await releaseCapacity(tx, ctx, { orderItemIds: targets });
+    await tx
+      .update(orderItems)
+      .set({ status: 'cancelled', cancelledAt: now })
+      .where(and(inArray(orderItems.id, targets), eq(orderItems.status, 'active')));
+    await voidBarcodes(tx, targets);
+    const left = items.filter((i) => i.status === 'active' && !targets.includes(i.id));
+    await tx
+      .update(orders)
+      .set({
+        totalPriceCents: left.reduce((s, i) => s + i.priceCents, 0),
+        updatedAt: now,
+        ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
+      })
+      .where(eq(orders.id, order.id));
+    return order.id;
+  });
+  return reload(ctx.db, ctx, id);
+}

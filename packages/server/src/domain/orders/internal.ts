@@ -1,0 +1,100 @@
+// Shared lookups of the orders area: who may see which order, loading an order with its items
+// and barcodes, and the status as shown (a pending order past expires_at is "expired" at once,
+// no job needed: its capacity allocations expire at the same instant).
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { barcodes, eventDates, museums, orderItems, orders } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { hasRight, type Principal } from '../principal.ts';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+export type OrderStatus = 'pending' | 'finalized' | 'cancelled' | 'expired';
+
+export interface OrderItemView extends OrderItemRow {
+  zone: string;
+  eventId: number | null;
+  barcodes: Array<{ id: number; code: string; status: string }>;
+}
+export interface OrderView extends Omit<OrderRow, 'status'> {
+  status: OrderStatus;
+  items: OrderItemView[];
+}
+
+export function statusAt(order: Pick<OrderRow, 'status' | 'expiresAt'>, now: Date): OrderStatus {
+  if (order.status === 'pending' && order.expiresAt && order.expiresAt <= now) return 'expired';
+  return order.status as OrderStatus;
+}
+
+/**
+ * The orders a caller may see, as a SQL condition. Resellers see only their own; users with
+ * orders:read see the orders touching a museum of their scope (empty scope = every museum).
+ * Anybody else sees nothing: out-of-scope orders are answered 404, never revealed.
+ */
+export function visibleOrders(p: Principal): SQL {
+  if (p.kind !== 'account') return sql`false`;
+  if (p.access === 'reseller') return eq(orders.accountId, p.accountId);
+  if (p.access === 'user' && hasRight(p, 'orders', 'read')) {
+    if (p.museumIds.length === 0) return sql`true`;
+    return sql`${orders.museumIds} && ${sql.raw(`'{${p.museumIds.map(Number).join(',')}}'::integer[]`)}`;
+  }
+  return sql`false`;
+}
+
+/** `:id` is a numeric id or the order token. */
+export function orderKey(idOrToken: string | number): SQL {
+  const s = String(idOrToken);
+  return /^\d{1,10}$/.test(s) && Number(s) <= 2_147_483_647 ? eq(orders.id, Number(s)) : eq(orders.token, s);
+}
+
+/** The caller's order, optionally locked FOR UPDATE (state changes serialise on the row). */
+export async function findOrder(db: DbOrTx, ctx: Ctx, idOrToken: string | number, forUpdate = false): Promise<OrderRow> {
+  const q = db.select().from(orders).where(and(orderKey(idOrToken), visibleOrders(ctx.principal)));
+  const [row] = forUpdate ? await q.for('update') : await q;
+  if (!row) throw notFound('order');
+  return row;
+}
+
+/** Loads items (with museum zone and barcodes) for orders, in id order. */
+export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise<OrderView[]> {
+  if (rows.length === 0) return [];
+  const now = ctx.clock.now();
+  const items = await db
+    .select({ item: orderItems, zone: museums.timeZone, eventId: eventDates.eventId })
+    .from(orderItems)
+    .innerJoin(museums, eq(museums.id, orderItems.museumId))
+    .leftJoin(eventDates, eq(eventDates.id, orderItems.eventDateId))
+    .where(inArray(orderItems.orderId, rows.map((r) => r.id)))
+    .orderBy(asc(orderItems.id));
+  const codes = items.length
+    ? await db
+        .select({ id: barcodes.id, orderItemId: barcodes.orderItemId, code: barcodes.code, status: barcodes.status })
+        .from(barcodes)
+        .where(inArray(barcodes.orderItemId, items.map((i) => i.item.id)))
+        .orderBy(asc(barcodes.id))
+    : [];
+  return rows.map((o) => ({
+    ...o,
+    status: statusAt(o, now),
+    items: items
+      .filter((i) => i.item.orderId === o.id)
+      .map((i) => ({
+        ...i.item,
+        zone: i.zone,
+        eventId: i.eventId,
+        barcodes: codes.filter((c) => c.orderItemId === i.item.id).map(({ id, code, status }) => ({ id, code, status })),
+      })),
+  }));
+}
+
+export async function loadView(db: DbOrTx, ctx: Ctx, row: OrderRow): Promise<OrderView> {
+  return (await loadViews(db, ctx, [row]))[0]!;
+}
+
+/** Re-reads one order by id (after a write) without the visibility filter. */
+export async function reload(db: DbOrTx, ctx: Ctx, id: number): Promise<OrderView> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  if (!row) throw notFound('order');
+  return loadView(db, ctx, row);
+}
