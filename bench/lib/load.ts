@@ -1,0 +1,58 @@
+// Bounded load with autocannon: fixed duration, fixed connections, 127.0.0.1 only.
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  seconds: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** Builds each request body (varied per request), for POSTs. */
+  body?: () => unknown;
+  /** Builds each request path (varied per request). */
+  path?: () => string;
+}
+
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  if (!/^http:\/\/127\.0\.0\.1:/.test(spec.url)) throw new Error('load tests target 127.0.0.1 only');
+  const statuses: Record<string, number> = {};
+  const result = await autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    duration: spec.seconds,
+    method: spec.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...(spec.headers ?? {}) },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const out = { ...req };
+          if (spec.path) out.path = spec.path();
+          if (spec.body) out.body = JSON.stringify(spec.body());
+          return out;
+        },
+        onResponse: (status: number) => {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statuses,
+  };
+}

@@ -1,0 +1,79 @@
+// Servers under test run as child processes, so the load generator (this process) does not share
+// their event loop. Only 127.0.0.1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Child {
+  base: string;
+  pid: number;
+  rssMb(): number;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+function watch(proc: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = pattern.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    proc.stdout?.on('data', onData);
+    proc.stderr?.on('data', (b: Buffer) => (out += b.toString()));
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
+function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+    return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+async function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
+  const proc = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const m = await watch(proc, ready, 30_000);
+  const pid = proc.pid!;
+  return {
+    base: `http://127.0.0.1:${m[1]}`,
+    pid,
+    rssMb: () => rss(pid, 'VmRSS'),
+    peakRssMb: () => rss(pid, 'VmHWM'),
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+        setTimeout(() => proc.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+export function startAtrium(databaseUrl: string, env: Record<string, string> = {}): Promise<Child> {
+  return start(
+    ['packages/server/bin/atrium.js', 'serve', '--port', '0'],
+    { DATABASE_URL: databaseUrl, ATRIUM_RESELLER_RATE_LIMIT: '1000000', ...env },
+    /ready in \d+ ms on http:\/\/127\.0\.0\.1:(\d+)/,
+  );
+}
+
+export function startBaseline(databaseUrl: string): Promise<Child> {
+  return start(['--import', 'tsx', 'bench/baseline-server.ts'], { DATABASE_URL: databaseUrl }, /baseline listening on (\d+)/);
+}
