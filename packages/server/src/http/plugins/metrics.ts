@@ -13,7 +13,8 @@ export interface MetricsDeps {
   clock: Clock;
 }
 
-const BOOKING_ROUTES = new Set(['/api/v4/orders', '/api/v4/reservations']);
+// POST /orders and POST /reservations (also at the go~mus path /tickets/reservations).
+const BOOKING_ROUTES = new Set(['/api/v4/orders', '/api/v4/reservations', '/api/v4/tickets/reservations']);
 const OUTCOME_BY_CODE: Record<string, string> = { SLOT_SOLD_OUT: 'sold_out', CAPACITY_BUSY: 'busy' };
 
 export function metrics(app: FastifyInstance, deps: MetricsDeps) {
