@@ -11,7 +11,7 @@ import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
 import { docs } from './http/plugins/docs.ts';
-import { errorHandling } from './http/plugins/errors.ts';
+import { errorHandling, frameworkErrors } from './http/plugins/errors.ts';
 import { metrics } from './http/plugins/metrics.ts';
 import { rateLimiting } from './http/plugins/rate-limit.ts';
 import { requestLogging } from './http/plugins/request-log.ts';
@@ -64,6 +64,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
     return503OnClosing: true,
+    frameworkErrors,
     // The request logger (http/plugins/request-log.ts) writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
     connectionTimeout: 30_000,

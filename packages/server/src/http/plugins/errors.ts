@@ -98,6 +98,8 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new DomainError('BAD_REQUEST', 'request URL is malformed');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new DomainError('BAD_REQUEST', 'a path parameter is too long');
     case '55P03':
     case '40001':
     case '40P01':
@@ -121,9 +123,24 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/**
+ * Fastify's `frameworkErrors` option: URLs the router cannot decode (`/api/v4/%E0%A4%A`) or path
+ * parameters over maxParamLength fail before any hook or error handler runs, and Fastify would
+ * answer them with its own body and no X-Request-Id. This gives them the same shape as every error.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', req.id);
+  reply.header('x-content-type-options', 'nosniff');
+  return sendError(req, reply, toDomainError(err) ?? new DomainError('BAD_REQUEST', 'request URL is malformed'));
+}
+
 export function errorHandling(app: FastifyInstance) {
+  // Fastify parses text/plain bodies by default; the API takes JSON only (API.md §1), so any other
+  // body type is a 415 instead of a string that later fails validation with a puzzling 422.
+  app.removeContentTypeParser('text/plain');
   // A shadow router of every registered path tells "wrong method" (405) from "no such route" (404).
-  const shadow = FindMyWay();
+  // Same trailing-slash and parameter rules as the real router, so `DELETE /whoami/` is a 405 too.
+  const shadow = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 200 });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
