@@ -92,7 +92,7 @@ export class RedisCounters implements CounterStore {
     this.redis.atriumWindow(this.prefix + key, timeWindow).then(
       ([current, ttl]) => cb(null, { current: Number(current), ttl: Number(ttl) }),
       (err: Error) => {
-        this.warn(() => this.log.warn({ err: { message: err.message } }, 'redis rate-limit command failed; counting on this node (fail open)'));
+        this.warn(() => this.log.warn({ redis_error: err.message }, 'redis rate-limit command failed; counting on this node (fail open)'));
         cb(null, this.fallback.count(key, timeWindow));
       },
     );

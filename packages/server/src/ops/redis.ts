@@ -38,13 +38,32 @@ export function createRedis(url: string, log: RedisLog): Redis {
   });
   client.on('error', (err: Error & { code?: string }) => {
     wasDown = true;
-    warnOnce(() => log.warn({ err: { message: err.message, code: err.code } }, 'redis unavailable; rate limits fall back to this node\'s own counters (fail open)'));
+    warnOnce(() => log.warn({ redis_error: err.message, code: err.code }, 'redis unavailable; rate limits fall back to this node\'s own counters (fail open)'));
   });
   client.on('ready', () => {
     if (wasDown) log.info({}, 'redis reachable again; shared rate limits resumed');
     wasDown = false;
   });
   return client;
+}
+
+/**
+ * Gives a fresh client up to `ms` to connect, so the first requests after start are counted in
+ * the shared store rather than locally. Resolves either way: a Redis that is down delays the
+ * start by at most `ms`, it never prevents it.
+ */
+export async function settle(client: Redis, ms = 2_000): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    client.once('ready', done);
+    function done() {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    }
+  });
 }
 
 /** Closes without waiting for a Redis that may be gone. */

@@ -11,7 +11,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../../config.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { MemoryCounters, RedisCounters, type CounterStore } from '../../ops/rate-store.ts';
-import { closeRedis, createRedis } from '../../ops/redis.ts';
+import { closeRedis, createRedis, settle } from '../../ops/redis.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -30,6 +30,7 @@ export async function rateLimiting(app: FastifyInstance, config: Config) {
   if (config.redisUrl) {
     const redis = createRedis(config.redisUrl, app.log);
     app.addHook('onClose', () => closeRedis(redis));
+    await settle(redis);
     store = new RedisCounters(redis, `${config.redisPrefix}rl:`, app.log);
   } else {
     store = new MemoryCounters();
