@@ -11,6 +11,7 @@ import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
 import { docs } from './http/plugins/docs.ts';
+import { idempotency } from './http/plugins/idempotency.ts';
 import { errorHandling, frameworkErrors } from './http/plugins/errors.ts';
 import { metrics } from './http/plugins/metrics.ts';
 import { rateLimiting } from './http/plugins/rate-limit.ts';
@@ -81,6 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await docs(app);
   authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}) });
   caching(app, config.catalogMaxAge);
+  idempotency(app);
   requestLogging(app);
   if (config.metrics) metrics(app, { pool: database.pool, clock });
   // After auth (the limit depends on the principal), before any route is registered.
