@@ -105,7 +105,10 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    dataDir: path.resolve(env.ATRIUM_DATA_DIR || './data'),
+    // Relative to where the command was typed: `npm start` runs in packages/server but `npx atrium`
+    // where it was typed, and npm passes that directory as INIT_CWD. Without this, `npm start` and a
+    // following `npx atrium token create` used two different ./data (two databases, two instances).
+    dataDir: path.resolve(env.INIT_CWD || '.', env.ATRIUM_DATA_DIR || './data'),
     logLevel: env.LOG_LEVEL || 'info',
     zone: zone(env, 'ATRIUM_ZONE', 'Europe/Berlin'),
     currency,
