@@ -36,8 +36,10 @@ export async function updateCustomer(
     });
     return toRecord(row, ctx.config.zone);
   } catch (err) {
-    // A new foreign_id that another customer of the same account already carries.
-    if ((err as { code?: string }).code === '23505') throw foreignIdConflict();
+    // A new foreign_id that another customer of the same account already carries (Drizzle wraps
+    // the driver error, so the SQLSTATE may sit on `cause`).
+    const e = err as { code?: string; cause?: { code?: string } };
+    if (e.code === '23505' || e.cause?.code === '23505') throw foreignIdConflict();
     throw err;
   }
 }
