@@ -11,28 +11,44 @@ export interface QuotaOnDate {
   capacity: number | null;
 }
 
-/** The quotas of each ticket with their capacity on `date`. Tickets without quotas are absent. */
-export async function ticketQuotasOn(db: DbOrTx, ticketIds: number[], date: string): Promise<Map<number, QuotaOnDate[]>> {
-  const out = new Map<number, QuotaOnDate[]>();
-  if (ticketIds.length === 0) return out;
-  const rows = await db
-    .select({
-      ticketId: ticketQuotas.ticketId,
-      quotaId: quotas.id,
-      kind: quotas.kind,
-      base: quotas.capacity,
-      overridden: quotaOverrides.quotaId,
-      override: quotaOverrides.capacity,
-    })
+/**
+ * The quotas of each ticket with their capacity on each of `dates` (two queries whatever the
+ * number of dates): date → ticket id → quotas. Tickets without quotas are absent (unlimited).
+ */
+export async function ticketQuotasOnDates(
+  db: DbOrTx,
+  ticketIds: number[],
+  dates: string[],
+): Promise<Map<string, Map<number, QuotaOnDate[]>>> {
+  const out = new Map<string, Map<number, QuotaOnDate[]>>(dates.map((d) => [d, new Map()]));
+  if (ticketIds.length === 0 || dates.length === 0) return out;
+  const links = await db
+    .select({ ticketId: ticketQuotas.ticketId, quotaId: quotas.id, kind: quotas.kind, capacity: quotas.capacity })
     .from(ticketQuotas)
     .innerJoin(quotas, eq(quotas.id, ticketQuotas.quotaId))
-    .leftJoin(quotaOverrides, and(eq(quotaOverrides.quotaId, quotas.id), eq(quotaOverrides.date, date)))
     .where(inArray(ticketQuotas.ticketId, ticketIds))
     .orderBy(ticketQuotas.ticketId, quotas.id);
-  for (const r of rows) {
-    const list = out.get(r.ticketId) ?? [];
-    list.push({ quotaId: r.quotaId, kind: r.kind, capacity: r.overridden === null ? r.base : r.override });
-    out.set(r.ticketId, list);
+  const quotaIds = [...new Set(links.map((l) => l.quotaId))];
+  const overrides = quotaIds.length
+    ? await db
+        .select()
+        .from(quotaOverrides)
+        .where(and(inArray(quotaOverrides.quotaId, quotaIds), inArray(quotaOverrides.date, dates)))
+    : [];
+  const byKey = new Map(overrides.map((o) => [`${o.quotaId}|${o.date}`, o.capacity]));
+  for (const date of dates) {
+    const perTicket = out.get(date)!;
+    for (const l of links) {
+      const key = `${l.quotaId}|${date}`;
+      const capacity = byKey.has(key) ? byKey.get(key)! : l.capacity;
+      const list = perTicket.get(l.ticketId) ?? [];
+      list.push({ quotaId: l.quotaId, kind: l.kind, capacity });
+      perTicket.set(l.ticketId, list);
+    }
   }
   return out;
+}
+
+export async function ticketQuotasOn(db: DbOrTx, ticketIds: number[], date: string): Promise<Map<number, QuotaOnDate[]>> {
+  return (await ticketQuotasOnDates(db, ticketIds, [date])).get(date)!;
 }

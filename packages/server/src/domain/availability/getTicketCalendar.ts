@@ -1,0 +1,36 @@
+// Per day whether anything of the given tickets can still be booked (go~mus GET
+// /tickets/calendar, depth=any). At most 31 days; one used-capacity query for the whole range.
+import type { Ctx } from '../context.ts';
+import { invalid } from '../errors.ts';
+import { addDays, daysBetween, isValidDate, localDateOf } from '../time.ts';
+import { freeHolds, ticketDay, usage, visibleTickets } from './internal.ts';
+
+export const MAX_CALENDAR_DAYS = 31;
+
+/** start_at/end_at as dates: defaults today → end of that month; at most 31 days. */
+export function calendarRange(today: string, startAt?: string, endAt?: string): string[] {
+  for (const [name, v] of [['start_at', startAt], ['end_at', endAt]] as const) {
+    if (v !== undefined && v !== '' && !isValidDate(v)) throw invalid(`${name} must be a date (YYYY-MM-DD)`);
+  }
+  const start = startAt || today;
+  const [y, m] = start.split('-').map(Number) as [number, number];
+  const end = endAt || addDays(`${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-01`, -1);
+  const span = daysBetween(start, end);
+  if (span < 0) throw invalid('end_at must not be before start_at');
+  if (span >= MAX_CALENDAR_DAYS) throw invalid(`the calendar spans at most ${MAX_CALENDAR_DAYS} days`);
+  return Array.from({ length: span + 1 }, (_, i) => addDays(start, i));
+}
+
+export async function getTicketCalendar(
+  ctx: Ctx,
+  input: { ticketIds?: number[] | undefined; startAt?: string | undefined; endAt?: string | undefined; reservations?: string[] | undefined },
+): Promise<Map<string, boolean>> {
+  const now = ctx.clock.now();
+  const tix = await visibleTickets(ctx, input.ticketIds?.length ? input.ticketIds : null);
+  const dates = calendarRange(localDateOf(now, tix[0]?.zone ?? ctx.config.zone), input.startAt, input.endAt);
+  const out = new Map(dates.map((d) => [d, false]));
+  if (tix.length === 0) return out;
+  const u = await usage(ctx.db, now, tix, dates, await freeHolds(ctx, input.reservations));
+  for (const d of dates) out.set(d, tix.some((t) => ticketDay(t, d, now, u).some((s) => s.left > 0)));
+  return out;
+}

@@ -1,0 +1,81 @@
+// Shared machinery of availability reads: which products the caller may see, and what is left
+// in every slot of a set of tickets over a set of dates, computed from two catalogue queries and
+// ONE query of used capacity, whatever the number of slots.
+import { eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { museums, tickets } from '../../db/schema/index.ts';
+import { ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
+import { quotaSlotKey, ticketSlots } from '../capacity/slots.ts';
+import { slotKey, usedCapacity } from '../capacity/used.ts';
+import { isVisibleTo } from '../catalog/visibility.ts';
+import type { Ctx } from '../context.ts';
+import { invalid } from '../errors.ts';
+import { isValidDate, localDateOf } from '../time.ts';
+import { ownLiveReservationIds } from '../reservations/internal.ts';
+
+export type TicketRow = typeof tickets.$inferSelect & { zone: string };
+
+/** Tickets among `ids` that the caller may see (unknown and invisible ones are left out). */
+export async function visibleTickets(ctx: Ctx, ids: number[] | null): Promise<TicketRow[]> {
+  if (ids !== null && ids.length === 0) return [];
+  const q = ctx.db.select({ ticket: tickets, zone: museums.timeZone }).from(tickets).innerJoin(museums, eq(museums.id, tickets.museumId));
+  const rows = await (ids === null ? q : q.where(inArray(tickets.id, ids))).orderBy(tickets.id);
+  return rows.filter((r) => isVisibleTo(ctx.principal, r.ticket)).map((r) => ({ ...r.ticket, zone: r.zone }));
+}
+
+/** A 'YYYY-MM-DD' query parameter, or today in `zone` when absent. */
+export function dateParam(ctx: Ctx, value: string | undefined, zone: string, name = 'date'): string {
+  if (value === undefined || value === '') return localDateOf(ctx.clock.now(), zone);
+  if (!isValidDate(value)) throw invalid(`${name} must be a date (YYYY-MM-DD)`);
+  return value;
+}
+
+/** The caller's own live holds among `reservations[]`: they count as free for it. */
+export const freeHolds = (ctx: Ctx, tokens: string[] | undefined) => ownLiveReservationIds(ctx.db, ctx, tokens ?? []);
+
+export interface SlotLeft {
+  start: Date;
+  /** What the caller can still book from this slot (minimum over the ticket's quotas). */
+  left: number;
+}
+
+export interface DayUsage {
+  quotas: Map<string, Map<number, QuotaOnDate[]>>;
+  used: Map<string, number>;
+}
+
+/** Quotas of `tix` on each date and the used capacity of every quota slot in those days. */
+export async function usage(db: DbOrTx, now: Date, tix: TicketRow[], dates: string[], free: number[]): Promise<DayUsage> {
+  const quotas = await ticketQuotasOnDates(db, tix.map((t) => t.id), dates);
+  const quotaIds = new Set<number>();
+  for (const perTicket of quotas.values()) for (const qs of perTicket.values()) for (const q of qs) quotaIds.add(q.quotaId);
+  const sorted = [...dates].sort();
+  // A day's slots lie within a day of its UTC midnight in any zone; exact keys sort out the rest.
+  const from = new Date(Date.parse(`${sorted[0]}T00:00:00Z`) - 86_400_000);
+  const to = new Date(Date.parse(`${sorted[sorted.length - 1]}T00:00:00Z`) + 2 * 86_400_000);
+  const used = await usedCapacity(db, now, { resource: 'quota', resourceIds: [...quotaIds], from, to, freeReservationIds: free });
+  return { quotas, used };
+}
+
+/** What is left in a quota slot (never below zero; a closed quota has nothing). */
+export function quotaLeft(q: QuotaOnDate, key: Date, u: DayUsage): number {
+  return Math.max(0, (q.capacity ?? 0) - (u.used.get(slotKey(q.quotaId, key)) ?? 0));
+}
+
+/**
+ * Every slot of a ticket on a date with what is left, or [] when the ticket cannot be booked
+ * that day at all (outside validity, a quota closed). Past slots have 0 left.
+ */
+export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): SlotLeft[] {
+  if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return [];
+  const qs = u.quotas.get(date)?.get(t.id) ?? [];
+  if (qs.some((q) => q.capacity === null)) return [];
+  const isSlot = t.ticketType === 'time_slot' && t.entryDuration;
+  const today = localDateOf(now, t.zone);
+  return ticketSlots(t, date, t.zone).map((start) => {
+    const past = isSlot ? start < now : date < today;
+    // No quota: unlimited; the most one booking may take is the ticket's max_persons.
+    const left = qs.length === 0 ? t.maxPersons : Math.min(...qs.map((q) => quotaLeft(q, quotaSlotKey(q.kind, start, t.zone), u)));
+    return { start, left: past ? 0 : left };
+  });
+}

@@ -1,0 +1,47 @@
+// Shared tour availability: a start is possible when it is not past and fewer than
+// max_concurrent runs of the tour overlap [start, start + duration) at any moment.
+import { and, eq } from 'drizzle-orm';
+import { museums, tourLanguages, tours } from '../../db/schema/index.ts';
+import { tourStarts } from '../capacity/slots.ts';
+import { peakConcurrency, tourRuns } from '../capacity/used.ts';
+import { isVisibleTo } from '../catalog/visibility.ts';
+import type { Ctx } from '../context.ts';
+import { DomainError, invalid, notFound } from '../errors.ts';
+
+export type TourRow = typeof tours.$inferSelect & { zone: string };
+type Run = { start: Date; end: Date; quantity: number };
+
+export async function visibleTour(ctx: Ctx, id: number, languageId: number | undefined): Promise<TourRow> {
+  const [r] = await ctx.db.select({ tour: tours, zone: museums.timeZone }).from(tours).innerJoin(museums, eq(museums.id, tours.museumId)).where(eq(tours.id, id));
+  if (!r || !isVisibleTo(ctx.principal, r.tour)) throw notFound('tour');
+  if (languageId !== undefined) {
+    const [l] = await ctx.db.select().from(tourLanguages).where(and(eq(tourLanguages.tourId, id), eq(tourLanguages.languageId, languageId)));
+    if (!l) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${id} is not offered in language ${languageId}`);
+  }
+  return { ...r.tour, zone: r.zone };
+}
+
+/** participants defaults to the tour's minimum; below it or above the maximum is a 422. */
+export function participantsParam(t: TourRow, participants: number | undefined): number {
+  const p = participants ?? Math.max(1, t.minPersons);
+  if (p < t.minPersons || p > t.maxPersons) throw invalid(`participants must be between ${t.minPersons} and ${t.maxPersons}`);
+  return p;
+}
+
+/** Live runs of the tour that may overlap starts on dates [first, last] (one query). */
+export async function runsAround(ctx: Ctx, t: TourRow, first: string, last: string): Promise<Run[]> {
+  const from = new Date(Date.parse(`${first}T00:00:00Z`) - 86_400_000 - t.duration * 60_000);
+  const to = new Date(Date.parse(`${last}T00:00:00Z`) + 2 * 86_400_000 + t.duration * 60_000);
+  return tourRuns(ctx.db, ctx.clock.now(), t.id, from, to);
+}
+
+/** Each start of the date (not past) with whether one more run fits. */
+export function tourDay(t: TourRow, date: string, now: Date, runs: Run[]): Array<{ start: Date; free: boolean }> {
+  return tourStarts(t, date, t.zone)
+    .filter((s) => s >= now)
+    .map((start) => {
+      const end = new Date(start.getTime() + t.duration * 60_000);
+      const overlapping = runs.filter((r) => r.start < end && r.end > start);
+      return { start, free: peakConcurrency(overlapping, start, end) < t.maxConcurrent };
+    });
+}

@@ -1,0 +1,37 @@
+// Changes a hold's quantity and restarts its validity, never beyond the lifetime cap fixed at
+// creation. The old allocation is released and the new one claimed under the slot's lock in one
+// transaction: growing re-checks capacity (its own old quantity counts as free), and a refusal
+// rolls back to the unchanged hold.
+import { eq } from 'drizzle-orm';
+import { reservations } from '../../db/schema/index.ts';
+import { claimCapacity } from '../capacity/index.ts';
+import type { Ctx } from '../context.ts';
+import { expired, isLive, lockOwnRows } from './internal.ts';
+import { museumZoneOf, toView, type ReservationView } from './view.ts';
+
+export async function updateReservation(ctx: Ctx, input: { token: string; quantity: number }): Promise<ReservationView> {
+  const row = await ctx.db.transaction(async (tx) => {
+    const [r] = await lockOwnRows(tx, ctx, [input.token]);
+    const now = ctx.clock.now();
+    if (!isLive(r!, now)) throw expired();
+    const expiresAt = new Date(Math.min(now.getTime() + ctx.config.holdMinutes * 60_000, r!.lifetimeEndsAt.getTime()));
+    await claimCapacity(
+      tx,
+      ctx,
+      [
+        {
+          claim:
+            r!.ticketId !== null
+              ? { kind: 'ticket', ticketId: r!.ticketId, startAt: r!.startAt, quantity: input.quantity }
+              : { kind: 'event_date', eventDateId: r!.eventDateId!, quantity: input.quantity },
+          holder: { reservationId: r!.id },
+          expiresAt,
+        },
+      ],
+      { releaseReservationIds: [r!.id] },
+    );
+    const [u] = await tx.update(reservations).set({ quantity: input.quantity, expiresAt }).where(eq(reservations.id, r!.id)).returning();
+    return u!;
+  });
+  return toView(row, await museumZoneOf(ctx.db, row));
+}

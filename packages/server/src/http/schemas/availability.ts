@@ -1,0 +1,76 @@
+// Availability schemas (API.md §5, gomus-v4-facts §4): answers are `{"data": ...}` keyed by
+// slot times (ISO 8601 in the museum zone) or dates.
+import { Type } from 'typebox';
+import { Id, IdList } from './common.ts';
+
+const Tokens = Type.Optional(
+  Type.Array(Type.String({ maxLength: 200 }), {
+    maxItems: 100,
+    description: 'Your own reservation tokens: their held places count as free for you.',
+  }),
+);
+const DateQ = (description: string) => Type.Optional(Type.String({ maxLength: 40, description }));
+
+export const TicketCapacityQuery = Type.Object({
+  date: DateQ('YYYY-MM-DD in the museum zone; default today.'),
+  reservations: Tokens,
+});
+
+export const TicketCapacitiesQuery = Type.Object({
+  ticket_ids: IdList,
+  date: DateQ('YYYY-MM-DD in the museum zone; default today.'),
+  reservations: Tokens,
+});
+
+export const TicketCalendarQuery = Type.Object({
+  by_ticket_ids: Type.Optional(IdList),
+  ticket_ids: Type.Optional(IdList),
+  start_at: DateQ('First day (YYYY-MM-DD); default today.'),
+  end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 31 days.'),
+  reservations: Tokens,
+});
+
+export const TourCalendarQuery = Type.Object({
+  start_at: DateQ('First day (YYYY-MM-DD); default today.'),
+  end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 31 days.'),
+  participants: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  language_id: Type.Optional(Id),
+});
+
+export const TourStartTimesQuery = Type.Object({
+  participants: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  language_id: Type.Optional(Id),
+});
+
+export const TourDateParams = Type.Object({ id: Id, date: Type.String({ maxLength: 10 }) });
+
+export const SlotsAnswer = Type.Object({
+  data: Type.Record(Type.String(), Type.Integer(), { description: 'Slot start → places left; sold-out slots omitted.' }),
+});
+
+export const QuotaCapacities = Type.Object({
+  tickets: Type.Array(Type.Integer()),
+  capacities: Type.Record(Type.String(), Type.Integer(), { description: 'Slot start → places left (zeros included).' }),
+  total_capacities: Type.Record(Type.String(), Type.Integer(), { description: 'Slot start → configured capacity.' }),
+});
+
+export const CapacitiesAnswer = Type.Object({
+  data: Type.Record(Type.String(), QuotaCapacities, { description: 'Keyed by quota id.' }),
+});
+
+export const CalendarAnswer = Type.Object({
+  data: Type.Record(Type.String(), Type.Boolean(), { description: 'YYYY-MM-DD → anything bookable.' }),
+});
+
+export const StartTimesAnswer = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      start_time: Type.String({ format: 'date-time' }),
+      participants: Type.Object({
+        min: Type.Integer(),
+        max: Type.Integer(),
+        bookable: Type.Integer({ description: 'Participants that can still be booked at this start.' }),
+      }),
+    }),
+  ),
+});

@@ -1,0 +1,37 @@
+// Reservation (hold) request and response schemas (API.md §6, gomus-v4-facts §3.9, §5.1).
+import { Type } from 'typebox';
+import { Id } from './common.ts';
+
+export const ReservationInput = Type.Object(
+  {
+    ticket_id: Type.Optional(Id),
+    date_id: Type.Optional(Id),
+    quantity: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    start_at: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'Slot start (ISO 8601; without offset read as museum-local time). Day tickets: any time of the day.',
+      }),
+    ),
+  },
+  { description: 'Either ticket_id with start_at, or date_id. Also accepted wrapped as {"reservation": {...}}.' },
+);
+
+export const ReservationUpdate = Type.Object(
+  { quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) },
+  { description: 'Also accepted wrapped as {"reservation": {"quantity": n}}. Only the quantity can change.' },
+);
+
+export const ReservationParam = Type.Object({ reservation_token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const Reservation = Type.Object({
+  reservation_token: Type.String({ description: 'Secret that identifies the hold in PUT, DELETE, reservations[] and orders.' }),
+  token: Type.String({ description: 'Same as reservation_token (go~mus field name).' }),
+  ticket_id: Type.Optional(Type.Integer()),
+  date_id: Type.Optional(Type.Integer()),
+  quantity: Type.Integer(),
+  start_at: Type.String({ format: 'date-time', description: 'The held slot, in the museum zone.' }),
+  valid_until: Type.String({ format: 'date-time', description: 'The hold lapses at this instant.' }),
+});
+
+export const ReservationEnvelope = Type.Object({ reservation: Reservation });
