@@ -1,4 +1,16 @@
+// Catalogue (master data) routes: context-aware reads for everybody, staff writes for user tokens
+// with catalog:write. Availability and reservation routes live in their own modules.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { eventRoutes } from './events.ts';
+import { museumRoutes } from './museums.ts';
+import { quotaRoutes } from './quotas.ts';
+import { ticketRoutes } from './tickets.ts';
+import { tourRoutes } from './tours.ts';
 
-// Routes of this area are registered here (work in progress in this session).
-export const catalogRoutes: FastifyPluginAsyncTypebox = async () => {};
+export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(museumRoutes);
+  await app.register(ticketRoutes);
+  await app.register(eventRoutes);
+  await app.register(tourRoutes);
+  await app.register(quotaRoutes);
+};

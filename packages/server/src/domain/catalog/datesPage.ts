@@ -1,0 +1,66 @@
+// Shared by GET /events/:id/dates and GET /dates: the date range rules and one page of dates
+// with their seats (booked counts come from the capacity module, the only definition of usage).
+import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
+import { eventDateSeatsBooked } from '../capacity/index.ts';
+import type { Ctx } from '../context.ts';
+import { invalid } from '../errors.ts';
+import { addDays, daysBetween, isValidDate, localDateOf, startOfLocalDay } from '../time.ts';
+import { pageOf, type LocaleMode, type Page, type Paging } from './internal.ts';
+import { eventDateView, type View } from './views.ts';
+
+export interface RangeInput {
+  date?: string | undefined;
+  start_at?: string | undefined;
+  end_at?: string | undefined;
+}
+
+function endOfMonth(date: string): string {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
+  return addDays(next, -1);
+}
+
+/** Local days [start_at, end_at] (default today to the end of the month) as an instant range. */
+export function dateRange(ctx: Ctx, zone: string, input: RangeInput, maxDays?: number): { from: Date; to: Date } {
+  for (const k of ['date', 'start_at', 'end_at'] as const) {
+    const v = input[k];
+    if (v !== undefined && !isValidDate(v)) throw invalid(`${k} must be a valid date (YYYY-MM-DD)`);
+  }
+  const today = localDateOf(ctx.clock.now(), zone);
+  const start = input.date ?? input.start_at ?? today;
+  const end = input.date ?? input.end_at ?? endOfMonth(start);
+  if (end < start) throw invalid('end_at must not be before start_at');
+  if (maxDays !== undefined && daysBetween(start, end) + 1 > maxDays) {
+    throw invalid(`the date range may span at most ${maxDays} days`);
+  }
+  return { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
+}
+
+export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from: Date; to: Date }, pg: Paging, L: LocaleMode): Promise<Page<View>> {
+  const cond = and(where, eq(eventDates.active, true), gte(eventDates.startAt, range.from), lt(eventDates.startAt, range.to));
+  const base = () =>
+    ctx.db
+      .select({ date: eventDates, event: events, zone: museums.timeZone, language: { id: languages.id, name: languages.name } })
+      .from(eventDates)
+      .innerJoin(events, eq(events.id, eventDates.eventId))
+      .innerJoin(museums, eq(museums.id, events.museumId))
+      .leftJoin(languages, eq(languages.id, eventDates.languageId));
+  const [rows, counted] = await Promise.all([
+    base().where(cond).orderBy(asc(eventDates.id)).limit(pg.perPage).offset(pg.offset),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(eventDates)
+      .innerJoin(events, eq(events.id, eventDates.eventId))
+      .where(cond),
+  ]);
+  const now = ctx.clock.now();
+  const booked = await eventDateSeatsBooked(ctx.db, rows.map((r) => r.date.id), now);
+  return pageOf(
+    rows.map((r) =>
+      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked.get(r.date.id) ?? 0, language: r.language, now }),
+    ),
+    counted[0]?.n ?? 0,
+    pg,
+  );
+}

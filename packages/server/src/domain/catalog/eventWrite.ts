@@ -1,0 +1,69 @@
+// Events (staff): create and update. An event carries price and channels; its dates carry seats.
+import { eq } from 'drizzle-orm';
+import { events } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { inMuseumScope } from '../principal.ts';
+import { toTranslated, type TextInput } from './checks.ts';
+import { languagesByEvent } from './loaders.ts';
+import { eventRules, exhibitionRefs, resellerRefs } from './rules.ts';
+import { eventView, type View } from './views.ts';
+import { assertStaff, defined, failIfAny, writableMuseum, writeView } from './writeSupport.ts';
+
+export interface EventInput {
+  museum_id?: number;
+  exhibition_id?: number | null;
+  title?: TextInput;
+  sub_title?: TextInput | null;
+  description?: TextInput | null;
+  category?: string | null;
+  featured?: boolean;
+  price_cents?: number;
+  reseller_price_cents?: number | null;
+  vat_pct?: number;
+  tax_included?: boolean;
+  sales_channels?: string[];
+  reseller_account_ids?: number[];
+  active?: boolean;
+}
+
+const DEFAULTS: EventInput = {
+  exhibition_id: null, sub_title: null, description: null, category: null, featured: false, price_cents: 0,
+  reseller_price_cents: null, vat_pct: 0, tax_included: true, sales_channels: ['shop', 'reseller'], reseller_account_ids: [], active: true,
+};
+
+export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): Promise<View> {
+  assertStaff(ctx);
+  const { id, ...changes } = input;
+  const row = await ctx.db.transaction(async (tx) => {
+    let e: EventInput = DEFAULTS;
+    if (id !== undefined) {
+      const [c] = await tx.select().from(events).where(eq(events.id, id)).for('update');
+      if (!c || !inMuseumScope(ctx.principal, c.museumId)) throw notFound('event');
+      e = {
+        museum_id: c.museumId, exhibition_id: c.exhibitionId, title: c.title, sub_title: c.subTitle, description: c.description,
+        category: c.category, featured: c.featured, price_cents: c.priceCents, reseller_price_cents: c.resellerPriceCents,
+        vat_pct: c.vatPct, tax_included: c.taxIncluded, sales_channels: c.salesChannels, reseller_account_ids: c.resellerAccountIds, active: c.active,
+      };
+    }
+    e = { ...e, ...defined(changes) };
+    await writableMuseum(ctx, tx, e.museum_id);
+    const problems = eventRules(ctx.config, e as Record<string, unknown>);
+    failIfAny('event', problems);
+    failIfAny('event', [
+      ...(e.exhibition_id ? await exhibitionRefs(tx, e.museum_id!, [e.exhibition_id]) : []),
+      ...(await resellerRefs(tx, [...new Set(e.reseller_account_ids!)])),
+    ]);
+    const v = {
+      museumId: e.museum_id!, exhibitionId: e.exhibition_id ?? null, title: toTranslated(ctx.config, e.title!),
+      subTitle: toTranslated(ctx.config, e.sub_title), description: toTranslated(ctx.config, e.description), category: e.category ?? null,
+      featured: e.featured!, priceCents: e.price_cents!, resellerPriceCents: e.reseller_price_cents ?? null, vatPct: e.vat_pct!,
+      taxIncluded: e.tax_included!, salesChannels: [...new Set(e.sales_channels!)], resellerAccountIds: [...new Set(e.reseller_account_ids!)], active: e.active!,
+    };
+    return id === undefined
+      ? (await tx.insert(events).values(v).returning())[0]!
+      : (await tx.update(events).set({ ...v, updatedAt: ctx.clock.now() }).where(eq(events.id, id)).returning())[0]!;
+  });
+  const langs = await languagesByEvent(ctx.db, [row.id]);
+  return eventView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [] });
+}

@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import { languages } from '../../db/schema/index.ts';
+import { eventDateSeatsBooked } from '../capacity/index.ts';
+import type { Ctx } from '../context.ts';
+import { resolveLocale } from './internal.ts';
+import { findEventDate } from './lookups.ts';
+import { eventDateView, type View } from './views.ts';
+
+export async function getEventDate(
+  ctx: Ctx,
+  input: { event_id?: number | undefined; id: number; locale?: string | string[] | undefined },
+): Promise<View> {
+  const L = resolveLocale(ctx, input.locale);
+  const { date, event, zone } = await findEventDate(ctx, input.event_id, input.id);
+  const now = ctx.clock.now();
+  const [booked, [language]] = await Promise.all([
+    eventDateSeatsBooked(ctx.db, [date.id], now),
+    date.languageId === null
+      ? Promise.resolve([])
+      : ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, date.languageId)),
+  ]);
+  return eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, now });
+}

@@ -1,0 +1,110 @@
+// Shared pieces of the catalogue reads: paging, locale selection, text search and the caller's
+// notion of "bookable". Every list verb uses these so the rules are the same on every endpoint.
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Translated } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { invalid } from '../errors.ts';
+import type { Principal } from '../principal.ts';
+import { isBookableBy, isVisibleTo, type Sellable } from './visibility.ts';
+
+export interface ListInput {
+  page?: number | undefined;
+  per_page?: number | undefined;
+  q?: string | undefined;
+  locale?: string | string[] | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  meta: { total_count: number; page: number; per_page: number };
+}
+
+export interface Paging {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+/** Page size is capped (never an error): 100 with a token, 25 without (API.md §1). */
+export function paging(ctx: Ctx, input: ListInput): Paging {
+  const cap = ctx.principal.kind === 'account' ? ctx.config.maxPerPageAuthenticated : ctx.config.maxPerPageAnonymous;
+  const perPage = Math.min(input.per_page ?? ctx.config.defaultPerPage, cap);
+  const page = input.page ?? 1;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+export function pageOf<T>(items: T[], total: number, p: Paging): Page<T> {
+  return { items, meta: { total_count: total, page: p.page, per_page: p.perPage } };
+}
+
+export type LocaleMode = { kind: 'one'; locale: string; fallback: string } | { kind: 'many'; locales: string[] };
+
+/**
+ * `locale=de` picks one language; `locale[]=de&locale[]=en` asks for every translatable field as
+ * an object keyed by locale, a token holder's privilege (gomus §1.4): anonymous callers get the
+ * first listed locale instead. Unknown locales are a 422 so a typo does not silently fall back.
+ */
+export function resolveLocale(ctx: Ctx, raw: string | string[] | undefined): LocaleMode {
+  const known = ctx.config.locales;
+  const fallback = known[0]!;
+  if (raw === undefined) return { kind: 'one', locale: fallback, fallback };
+  const list = Array.isArray(raw) ? raw : [raw];
+  const bad = list.filter((l) => !known.includes(l));
+  if (list.length === 0 || bad.length > 0) {
+    throw invalid(`locale must be one of ${known.join(', ')}`, bad.map((l) => `locale ${JSON.stringify(l)} is not available`));
+  }
+  if (!Array.isArray(raw) || ctx.principal.kind === 'anonymous') return { kind: 'one', locale: list[0]!, fallback };
+  return { kind: 'many', locales: [...new Set(list)] };
+}
+
+export type Text = string | Record<string, string | null>;
+
+/** One locale with fallback to the default locale, then to any translation present. */
+export function tr(text: Translated | null | undefined, mode: LocaleMode): Text | null {
+  if (mode.kind === 'many') {
+    if (!text) return null;
+    return Object.fromEntries(mode.locales.map((l) => [l, text[l] ?? null]));
+  }
+  if (!text) return null;
+  return text[mode.locale] ?? text[mode.fallback] ?? Object.values(text)[0] ?? null;
+}
+
+/** Like `tr` for a required field (title): never null. */
+export function trTitle(text: Translated, mode: LocaleMode): Text {
+  return tr(text, mode) ?? '';
+}
+
+/** Escapes LIKE metacharacters so `q` is a plain substring ("50%" finds "50%", not "50…"). */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Case-insensitive substring match on a translated title, in any locale. Parameterised. */
+export function titleMatches(title: AnyPgColumn, q: string | undefined): SQL | undefined {
+  if (q === undefined || q === '') return undefined;
+  return sql`exists (select 1 from jsonb_each_text(${title}) as tr(k, v) where tr.v ilike ${likePattern(q)} escape '\\')`;
+}
+
+/**
+ * `bookable` as the caller sees it (API.md §3): users and resellers may book what they can see;
+ * anonymous and public callers buy through the shop, so shop products count as bookable for them.
+ */
+export function bookableFor(p: Principal, product: Sellable): boolean {
+  if (p.kind === 'anonymous' || p.access === 'public') return isVisibleTo(p, product);
+  return isBookableBy(p, product);
+}
+
+export const isUser = (p: Principal) => p.kind === 'account' && p.access === 'user';
+
+/** Groups rows of a batch load by key. */
+export function groupBy<R, K, V>(rows: R[], key: (r: R) => K, value: (r: R) => V): Map<K, V[]> {
+  const out = new Map<K, V[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(value(r));
+    else out.set(k, [value(r)]);
+  }
+  return out;
+}

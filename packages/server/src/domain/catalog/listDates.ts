@@ -1,0 +1,26 @@
+import { and, inArray } from 'drizzle-orm';
+import { eventDates, events } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { datesPage, dateRange, type RangeInput } from './datesPage.ts';
+import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import type { View } from './views.ts';
+import { visibleSql } from './visibilitySql.ts';
+
+export interface ListDatesInput extends ListInput, RangeInput {
+  by_event_ids?: number[] | undefined;
+  by_museum_ids?: number[] | undefined;
+}
+
+/** Dates of every event the caller sees, in a range of instance-zone days (default: rest of month). */
+export async function listDates(ctx: Ctx, input: ListDatesInput): Promise<Page<View>> {
+  const L = resolveLocale(ctx, input.locale);
+  const pg = paging(ctx, input);
+  const range = dateRange(ctx, ctx.config.zone, input);
+  const where = and(
+    visibleSql(ctx.principal, events),
+    input.by_event_ids?.length ? inArray(eventDates.eventId, input.by_event_ids) : undefined,
+    input.by_museum_ids?.length ? inArray(events.museumId, input.by_museum_ids) : undefined,
+    titleMatches(events.title, input.q),
+  );
+  return datesPage(ctx, where, range, pg, L);
+}

@@ -1,0 +1,67 @@
+// Batch loaders for the pieces of a list page that live in other tables. Each runs one query for
+// the whole page (never one per record).
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { eventDates, languages, quotaOverrides, ticketQuotas, tourLanguages } from '../../db/schema/index.ts';
+import { groupBy } from './internal.ts';
+
+export interface LanguageRef {
+  id: number;
+  name: string;
+}
+
+export async function quotaIdsByTicket(db: DbOrTx, ticketIds: number[]): Promise<Map<number, number[]>> {
+  if (ticketIds.length === 0) return new Map();
+  const rows = await db
+    .select({ ticketId: ticketQuotas.ticketId, quotaId: ticketQuotas.quotaId })
+    .from(ticketQuotas)
+    .where(inArray(ticketQuotas.ticketId, ticketIds))
+    .orderBy(asc(ticketQuotas.quotaId));
+  return groupBy(rows, (r) => r.ticketId, (r) => r.quotaId);
+}
+
+export async function ticketIdsByQuota(db: DbOrTx, quotaIds: number[]): Promise<Map<number, number[]>> {
+  if (quotaIds.length === 0) return new Map();
+  const rows = await db
+    .select({ ticketId: ticketQuotas.ticketId, quotaId: ticketQuotas.quotaId })
+    .from(ticketQuotas)
+    .where(inArray(ticketQuotas.quotaId, quotaIds))
+    .orderBy(asc(ticketQuotas.ticketId));
+  return groupBy(rows, (r) => r.quotaId, (r) => r.ticketId);
+}
+
+export async function overridesByQuota(
+  db: DbOrTx,
+  quotaIds: number[],
+): Promise<Map<number, Array<{ date: string; capacity: number | null }>>> {
+  if (quotaIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(quotaOverrides)
+    .where(inArray(quotaOverrides.quotaId, quotaIds))
+    .orderBy(asc(quotaOverrides.date));
+  return groupBy(rows, (r) => r.quotaId, (r) => ({ date: r.date, capacity: r.capacity }));
+}
+
+export async function languagesByTour(db: DbOrTx, tourIds: number[]): Promise<Map<number, LanguageRef[]>> {
+  if (tourIds.length === 0) return new Map();
+  const rows = await db
+    .select({ tourId: tourLanguages.tourId, id: languages.id, name: languages.name })
+    .from(tourLanguages)
+    .innerJoin(languages, eq(languages.id, tourLanguages.languageId))
+    .where(inArray(tourLanguages.tourId, tourIds))
+    .orderBy(asc(languages.id));
+  return groupBy(rows, (r) => r.tourId, (r) => ({ id: r.id, name: r.name }));
+}
+
+/** Languages an event is given in: those of its active dates. */
+export async function languagesByEvent(db: DbOrTx, eventIds: number[]): Promise<Map<number, LanguageRef[]>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinct({ eventId: eventDates.eventId, id: languages.id, name: languages.name })
+    .from(eventDates)
+    .innerJoin(languages, eq(languages.id, eventDates.languageId))
+    .where(and(inArray(eventDates.eventId, eventIds), eq(eventDates.active, true)))
+    .orderBy(asc(eventDates.eventId), asc(languages.id));
+  return groupBy(rows, (r) => r.eventId, (r) => ({ id: r.id, name: r.name }));
+}

@@ -1,0 +1,139 @@
+// Response schemas of the catalogue (gomus-v4-facts §3). fast-json-stringify sends only what is
+// listed here, so every field of domain/catalog/views.ts appears; back-office fields are optional
+// (present for user tokens only).
+import { Type, type TSchema } from 'typebox';
+import { Id, IdList, ListMeta, PageQuery } from './common.ts';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One locale: a string; `locale[]=…` with a token: an object keyed by locale. */
+export const Text = Type.Union([Type.String(), Type.Record(Type.String(), Nullable(Type.String()))], {
+  description: 'A string, or with `locale[]` an object keyed by locale.',
+});
+const NText = Nullable(Text);
+export const LanguageRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+const BackOffice = {
+  sales_channels: Type.Optional(Type.Array(Type.String(), { description: 'User tokens only.' })),
+  reseller_account_ids: Type.Optional(Type.Array(Type.Integer(), { description: 'User tokens only.' })),
+  reseller_price_cents: Type.Optional(Nullable(Type.Integer({ description: 'User tokens only.' }))),
+  active: Type.Optional(Type.Boolean({ description: 'User tokens only.' })),
+};
+const Texts = { title: Text, sub_title: NText, description: NText };
+const Price = { price_cents: Type.Integer({ description: 'Reseller price for resellers where one is set.' }), vat_pct: Type.Number(), tax_included: Type.Boolean() };
+
+export const Museum = Type.Object({
+  id: Type.Integer(),
+  ...Texts,
+  time_zone: Type.String(),
+  location: Nullable(Type.Object({}, { additionalProperties: true })),
+  weekly_opening_hours: Type.Optional(Type.Array(Nullable(Type.Array(Type.Integer())), { description: 'User tokens only.' })),
+  opening_exceptions: Type.Optional(Type.Record(Type.String(), Nullable(Type.Array(Type.Integer())), { description: 'User tokens only.' })),
+});
+
+export const Exhibition = Type.Object({
+  id: Type.Integer(),
+  museum_id: Type.Integer(),
+  ...Texts,
+  featured: Type.Boolean(),
+  time_frames: Type.Array(Type.Object({ start_at: Type.String(), end_at: Type.String() })),
+});
+
+export const Ticket = Type.Object({
+  id: Type.Integer(),
+  ...Texts,
+  ticket_type: Type.String({ description: 'time_slot or normal (day ticket)' }),
+  bookable: Type.Boolean(),
+  museum_ids: Type.Array(Type.Integer()),
+  exhibition_ids: Type.Array(Type.Integer()),
+  quota_ids: Type.Array(Type.Integer()),
+  ...Price,
+  discount: Type.Integer(),
+  first_entry: Type.Integer({ description: 'Minutes after midnight.' }),
+  last_entry: Type.Integer(),
+  entry_duration: Nullable(Type.Integer()),
+  min_persons: Type.Integer(),
+  max_persons: Type.Integer(),
+  attendees: Type.String(),
+  valid_from: Nullable(Type.String()),
+  valid_until: Nullable(Type.String()),
+  ...BackOffice,
+});
+
+const EventCommon = {
+  museum_id: Type.Integer(),
+  exhibition_id: Nullable(Type.Integer()),
+  ...Texts,
+  category: Nullable(Type.String()),
+  bookable: Type.Boolean(),
+  ...Price,
+};
+
+export const Event = Type.Object({ id: Type.Integer(), ...EventCommon, featured: Type.Boolean(), languages: Type.Array(LanguageRef), ...BackOffice });
+
+export const EventDate = Type.Object({
+  id: Type.Integer(),
+  event_id: Type.Integer(),
+  ...EventCommon,
+  start_time: Type.String(),
+  duration: Type.Integer(),
+  seats: Type.Object({
+    min: Type.Integer(),
+    max: Type.Integer(),
+    booked: Type.Integer(),
+    available: Type.Integer(),
+    max_per_registration: Nullable(Type.Integer()),
+  }),
+  language: Nullable(LanguageRef),
+  active: Type.Optional(Type.Boolean({ description: 'User tokens only.' })),
+});
+
+export const Tour = Type.Object({
+  id: Type.Integer(),
+  museum_id: Type.Integer(),
+  exhibition_id: Nullable(Type.Integer()),
+  ...Texts,
+  category: Nullable(Type.String()),
+  featured: Type.Boolean(),
+  duration: Type.Integer(),
+  min_persons: Type.Integer(),
+  max_persons: Type.Integer(),
+  max_concurrent: Type.Integer(),
+  window_start: Type.Integer(),
+  window_end: Type.Integer(),
+  step: Type.Integer(),
+  languages: Type.Array(LanguageRef),
+  bookable: Type.Boolean(),
+  ...Price,
+  pricing: Type.String(),
+  ...BackOffice,
+});
+
+export const Quota = Type.Object({
+  id: Type.Integer(),
+  museum_id: Type.Integer(),
+  name: Type.String(),
+  kind: Type.String({ description: "'slot' (per time slot) or 'day' (per museum-local day)" }),
+  capacity: Type.Integer(),
+  overrides: Type.Array(Type.Object({ date: Type.String(), capacity: Nullable(Type.Integer()) })),
+  ticket_ids: Type.Array(Type.Integer()),
+});
+
+export const LocaleQuery = Type.Optional(
+  Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 20 })], { description: '`locale=de`, or with a token `locale[]=de&locale[]=en`.' }),
+);
+
+export const ListQuery = {
+  ...PageQuery,
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the title (any locale).' })),
+  locale: LocaleQuery,
+  by_museum_ids: Type.Optional(IdList),
+};
+export const OneQuery = Type.Object({ locale: LocaleQuery });
+
+/** `{"<plural>": [...], "meta": {...}}` */
+export const listOf = (key: string, item: TSchema) => Type.Object({ [key]: Type.Array(item), meta: ListMeta });
+export const oneOf = (key: string, item: TSchema) => Type.Object({ [key]: item });
+
+export const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+export { Id, IdList };
