@@ -32,12 +32,11 @@ describe('atrium token', () => {
   });
 
   test('list shows the last 4 characters and never the secret', async () => {
-    const r = await runCli(['token', 'list'], env);
+    const [r, json] = await Promise.all([runCli(['token', 'list'], env), runCli(['token', 'list', '--json'], env)]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.includes(`…${token.slice(-4)}`), r.stdout);
     assert.ok(r.stdout.includes('Travel Agency Ltd'));
     assert.ok(!r.stdout.includes(token.slice(-12)), 'no more than the last 4 characters of the secret');
-    const json = await runCli(['token', 'list', '--json'], env);
     assert.ok(!json.stdout.includes(token.slice(-12)));
     assert.equal(JSON.parse(json.stdout)[0].last4, token.slice(-4));
   });
@@ -66,15 +65,17 @@ describe('atrium token', () => {
   });
 
   test('bad input exits 1 with one clear line and no stack trace', async () => {
-    for (const [args, message] of [
+    const cases = [
       [['token', 'create', '--class', 'emperor', '--name', 'X'], /class must be public, user or reseller/],
       [['token', 'create', '--class', 'user', '--name', 'X', '--expires-in', 'soon'], /invalid duration "soon"/],
       [['token', 'create', '--class', 'user'], /required option '--name <name>' not specified/],
       [['token', 'revoke', 'abc'], /token id must be a positive integer/],
       [['token', 'revoke', '999999'], /token not found/],
       [['token', 'list', '--colour'], /unknown option '--colour'/],
-    ] as const) {
-      const r = await runCli([...args], env);
+    ] as const;
+    const results = await Promise.all(cases.map(([args]) => runCli([...args], env)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = results[i]!;
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, message);
       assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');

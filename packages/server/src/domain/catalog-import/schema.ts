@@ -9,16 +9,19 @@ const strict = { additionalProperties: false } as const;
 const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
+// Integers end up in int4 columns: bounding them here keeps an absurd value a positioned
+// validation error instead of a database failure.
+const Int = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
 const Key = Type.String({ minLength: 1, maxLength: 100 });
-const Text = Type.Record(Type.String(), Type.String());
+const Text = Type.Record(Type.String(), Type.String(), { minProperties: 1 });
 /** "HH:MM" or minutes after midnight / minutes of duration. */
-const Clock = Type.Union([Type.String(), Type.Integer()]);
+const Clock = Type.Union([Type.String(), Int(0)]);
 /** "HH:MM-HH:MM", or null / "closed". */
 const Hours = nullable(Type.String());
-const Cents = Type.Integer({ minimum: 0 });
+const Cents = Int(0);
 const DateText = Type.String();
 const Channels = Type.Array(Type.Enum(['shop', 'reseller']));
-const Persons = Type.Integer({ minimum: 0 });
+const Persons = Int(0);
 
 const described = {
   title: Text,
@@ -31,7 +34,7 @@ const selling = {
   vat_pct: opt(Type.Number({ minimum: 0, maximum: 100 })),
   tax_included: opt(Type.Boolean()),
   sales_channels: opt(Channels),
-  resellers: opt(Type.Array(Type.Integer({ minimum: 1 }))),
+  resellers: opt(Type.Array(Int(1))),
   active: opt(Type.Boolean()),
 };
 
@@ -81,8 +84,8 @@ const Quota = Type.Object(
     museum: Key,
     name: opt(Type.String({ minLength: 1 })),
     kind: Type.Enum(['slot', 'day']),
-    capacity: Type.Integer({ minimum: 0 }),
-    overrides: opt(Type.Record(Type.String(), nullable(Type.Integer({ minimum: 0 })))),
+    capacity: Int(0),
+    overrides: opt(Type.Record(Type.String(), nullable(Int(0)))),
   },
   strict,
 );
@@ -114,9 +117,9 @@ const EventDate = Type.Object(
     key: opt(Key),
     start_at: DateText,
     duration: opt(Clock),
-    seats_min: opt(Type.Integer({ minimum: 1 })),
-    seats_max: Type.Integer({ minimum: 1 }),
-    max_per_registration: opt(nullable(Type.Integer({ minimum: 1 }))),
+    seats_min: opt(Int(1)),
+    seats_max: Int(1),
+    max_per_registration: opt(nullable(Int(1))),
     language: opt(nullable(Type.String())),
     active: opt(Type.Boolean()),
   },
@@ -147,9 +150,9 @@ const Tour = Type.Object(
     category: opt(nullable(Type.String())),
     featured: opt(Type.Boolean()),
     duration: Clock,
-    min_persons: opt(Type.Integer({ minimum: 1 })),
-    max_persons: Type.Integer({ minimum: 1 }),
-    max_concurrent: opt(Type.Integer({ minimum: 1 })),
+    min_persons: opt(Int(1)),
+    max_persons: Int(1),
+    max_concurrent: opt(Int(1)),
     window_start: opt(Clock),
     window_end: opt(Clock),
     step: opt(Clock),
