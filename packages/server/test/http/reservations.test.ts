@@ -85,7 +85,10 @@ test('PUT changes the quantity, re-checks growth, restarts validity up to the li
   assert.equal(shrink.statusCode, 200);
   assert.equal(shrink.json().reservation.valid_until, iso(created + 25 * 60_000)); // now + 15
   assert.equal((await left(at.slice(0, 10)))[at], 3);
-  t.clock.advanceMinutes(16);
+  t.clock.advanceMinutes(14);
+  const again = await t.request({ method: 'PUT', url, payload: { quantity: 2 }, token: reseller });
+  assert.equal(again.json().reservation.valid_until, iso(created + 39 * 60_000));
+  t.clock.advanceMinutes(14);
   const capped = await t.request({ method: 'PUT', url, payload: { quantity: 2 }, token: reseller });
   assert.equal(capped.json().reservation.valid_until, iso(created + 40 * 60_000)); // creation + 40 (cap)
 });

@@ -29,10 +29,12 @@ export async function lockSlots(tx: Tx, ctx: Ctx, keys: bigint[]): Promise<void>
   const sorted = [...new Set(keys)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (sorted.length === 0) return;
   try {
-    await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${Math.trunc(ctx.config.lockTimeoutMs)}ms'`));
-    // One statement per key keeps the acquisition order explicit (a single SELECT over a sorted
-    // set does not guarantee the evaluation order of its volatile calls).
-    for (const k of sorted) await tx.execute(sql`SELECT pg_advisory_xact_lock(${k.toString()}::bigint)`);
+    // The timeout is set in the same round trip as the first lock: the time under lock is what
+    // bounds throughput on a hot slot. One statement per key keeps the acquisition order
+    // explicit (a single SELECT over a sorted set does not guarantee the order of its calls).
+    const timeout = `${Math.trunc(ctx.config.lockTimeoutMs)}ms`;
+    await tx.execute(sql`SELECT set_config('lock_timeout', ${timeout}, true), pg_advisory_xact_lock(${sorted[0]!.toString()}::bigint)`);
+    for (const k of sorted.slice(1)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${k.toString()}::bigint)`);
   } catch (err) {
     if (isLockTimeout(err)) {
       throw new DomainError('CAPACITY_BUSY', 'capacity is busy, please retry', { retryAfter: 1 });
