@@ -5,6 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { claimCapacity } from '../../src/domain/capacity/index.ts';
 import { reservations } from '../../src/db/schema/index.ts';
+import type { Ctx } from '../../src/domain/context.ts';
+import { anonymous } from '../../src/domain/principal.ts';
 import { testApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
 
@@ -183,7 +185,7 @@ describe('event dates', () => {
         .insert(reservations)
         .values({ token: 'seats-test', accountId: acct!.id, eventDateId: d.id, quantity: 5, startAt: d.startAt, createdAt: now, expiresAt: new Date(now.getTime() + 900_000), lifetimeEndsAt: new Date(now.getTime() + 3_600_000) })
         .returning();
-      const ctx = { db: t.database.db, principal: { kind: 'anonymous', access: 'public', museumIds: [] }, clock: t.clock, config: t.config } as const;
+      const ctx: Ctx = { db: t.database.db, principal: anonymous, clock: t.clock, config: t.config };
       await claimCapacity(tx, ctx, [{ claim: { kind: 'event_date', eventDateId: d.id, quantity: 5 }, holder: { reservationId: r!.id }, expiresAt: r!.expiresAt }]);
     });
     const full = (await get(`/events/${e.id}/dates/${d.id}`)).json().date;
