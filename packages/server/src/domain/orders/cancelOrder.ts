@@ -13,11 +13,12 @@ import { orderExpired } from './finalize.ts';
 import { findOrder, reload, statusAt, type OrderView } from './internal.ts';
 
 export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids?: number[] }): Promise<OrderView> {
-  const id = await ctx.db.transaction(async (tx) => {
+  // The answer is read before the commit, from the transaction that made it.
+  return ctx.db.transaction(async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken, true);
     const now = ctx.clock.now();
     const status = statusAt(order, now);
-    if (status === 'cancelled') return order.id;
+    if (status === 'cancelled') return reload(tx, ctx, order.id);
     if (status === 'expired') throw orderExpired();
     const items = await tx
       .select({ id: orderItems.id, status: orderItems.status, priceCents: orderItems.priceCents })
@@ -33,7 +34,7 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
     const targets = items
       .filter((i) => i.status === 'active' && (named.length === 0 || named.includes(i.id)))
       .map((i) => i.id);
-    if (targets.length === 0) return order.id;
+    if (targets.length === 0) return reload(tx, ctx, order.id);
     await releaseCapacity(tx, ctx, { orderItemIds: targets });
     await tx
       .update(orderItems)
@@ -49,7 +50,6 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
         ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
       })
       .where(eq(orders.id, order.id));
-    return order.id;
+    return reload(tx, ctx, order.id);
   });
-  return reload(ctx.db, ctx, id);
 }

@@ -60,8 +60,10 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
     if (replay) return replay;
   }
   try {
-    const id = await ctx.db.transaction((tx) => insertOrder(tx, ctx, accountId, input, hash));
-    return { order: await reload(ctx.db, ctx, id), replayed: false };
+    // The answer is read inside the transaction: a 201 is only sent for what committed, and a
+    // failure after the commit cannot turn a stored order into an error answer.
+    const order = await ctx.db.transaction((tx) => insertOrder(tx, ctx, accountId, input, hash));
+    return { order, replayed: false };
   } catch (err) {
     if (foreignId && isForeignIdViolation(err)) {
       const replay = await existingByForeignId(ctx, accountId, foreignId, hash);
@@ -73,7 +75,7 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
 
 type Tx = Parameters<Parameters<Ctx['db']['transaction']>[0]>[0];
 
-async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrderInput, hash: string): Promise<number> {
+async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrderInput, hash: string): Promise<OrderView> {
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.orderPendingMinutes * 60_000);
   const [order] = await tx
@@ -131,19 +133,6 @@ async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrd
       })),
     )
     .returning({ id: orderItems.id });
-  // The reservations' held capacity is released under the same slot locks that take it for the
-  // order, so no competitor can slip in between.
-  const resolved = await claimCapacity(
-    tx,
-    ctx,
-    items.map((i, n) => ({ claim: i.claim, holder: { orderItemId: inserted[n]!.id }, expiresAt })),
-    { releaseReservationIds: reservationIds },
-  );
-  for (const [n, r] of resolved.entries()) {
-    if (r.startAt.getTime() !== items[n]!.startAt.getTime()) {
-      await tx.update(orderItems).set({ startAt: r.startAt }).where(eq(orderItems.id, inserted[n]!.id));
-    }
-  }
   if (reservationIds.length) {
     await tx
       .update(reservations)
@@ -155,8 +144,27 @@ async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrd
     .set({ totalPriceCents: total, customerId, museumIds: [...new Set(items.map((i) => i.museumId))].sort((a, b) => a - b) })
     .where(eq(orders.id, order!.id))
     .returning();
-  if (input.finalize) await finalizeLocked(tx, ctx, updated!);
-  return order!.id;
+  // Capacity is claimed last, and the answer is read before it: the slot locks are then held
+  // only for the claim and the commit, which keeps the serialised section short.
+  const view = await reload(tx, ctx, order!.id);
+  // The reservations' held capacity is released under the same slot locks that take it for the
+  // order, so no competitor can slip in between.
+  const resolved = await claimCapacity(
+    tx,
+    ctx,
+    items.map((i, n) => ({ claim: i.claim, holder: { orderItemId: inserted[n]!.id }, expiresAt })),
+    { releaseReservationIds: reservationIds },
+  );
+  for (const [n, r] of resolved.entries()) {
+    if (r.startAt.getTime() !== items[n]!.startAt.getTime()) {
+      await tx.update(orderItems).set({ startAt: r.startAt }).where(eq(orderItems.id, inserted[n]!.id));
+      const shown = view.items.find((i) => i.id === inserted[n]!.id);
+      if (shown) shown.startAt = r.startAt;
+    }
+  }
+  if (!input.finalize) return view;
+  await finalizeLocked(tx, ctx, updated!);
+  return reload(tx, ctx, order!.id);
 }
 
 /** Locks the caller's named reservations and checks each one belongs to its item's product. */

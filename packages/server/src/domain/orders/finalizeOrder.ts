@@ -5,10 +5,10 @@ import { finalizeLocked } from './finalize.ts';
 import { findOrder, reload, type OrderView } from './internal.ts';
 
 export async function finalizeOrder(ctx: Ctx, idOrToken: string): Promise<OrderView> {
-  const id = await ctx.db.transaction(async (tx) => {
+  // The answer is read before the commit, from the transaction that made it.
+  return ctx.db.transaction(async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken, true);
     await finalizeLocked(tx, ctx, order);
-    return order.id;
+    return reload(tx, ctx, order.id);
   });
-  return reload(ctx.db, ctx, id);
 }

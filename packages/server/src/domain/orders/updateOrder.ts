@@ -16,7 +16,8 @@ export interface UpdateOrderInput {
 }
 
 export async function updateOrder(ctx: Ctx, idOrToken: string, input: UpdateOrderInput): Promise<OrderView> {
-  const id = await ctx.db.transaction(async (tx) => {
+  // The answer is read before the commit, from the transaction that made it.
+  return ctx.db.transaction(async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken, true);
     const now = ctx.clock.now();
     const status = statusAt(order, now);
@@ -39,7 +40,6 @@ export async function updateOrder(ctx: Ctx, idOrToken: string, input: UpdateOrde
         ...(customerId !== undefined ? { customerId } : {}),
       })
       .where(eq(orders.id, order.id));
-    return order.id;
+    return reload(tx, ctx, order.id);
   });
-  return reload(ctx.db, ctx, id);
 }
