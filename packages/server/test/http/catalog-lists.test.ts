@@ -76,6 +76,8 @@ describe('locale', () => {
     assert.equal(multi.sub_title, null);
     const anon = (await get('/tickets?per_page=1&locale[]=en&locale[]=de')).json().tickets[0];
     assert.equal(anon.title, 'Ticket 0');
+    const single = (await get(`/museums/${museumId}?locale[]=en`, user)).json().museum;
+    assert.deepEqual(single.title, { en: 'Test Museum' }, 'a one-element locale[] is still the object form');
     const museum = (await get(`/museums/${museumId}?locale[]=de&locale[]=en`, user)).json().museum;
     assert.deepEqual(museum.title, { de: 'Testmuseum', en: 'Test Museum' });
   });

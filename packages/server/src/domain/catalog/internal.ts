@@ -50,7 +50,7 @@ export function resolveLocale(ctx: Ctx, raw: string | string[] | undefined): Loc
   const fallback = known[0]!;
   if (raw === undefined) return { kind: 'one', locale: fallback, fallback };
   const list = Array.isArray(raw) ? raw : [raw];
-  const bad = list.filter((l) => !known.includes(l));
+  const bad = list.filter((l) => typeof l !== 'string' || !known.includes(l));
   if (list.length === 0 || bad.length > 0) {
     throw invalid(`locale must be one of ${known.join(', ')}`, bad.map((l) => `locale ${JSON.stringify(l)} is not available`));
   }

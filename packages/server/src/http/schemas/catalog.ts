@@ -119,8 +119,13 @@ export const Quota = Type.Object({
   ticket_ids: Type.Array(Type.Integer()),
 });
 
+// No `type` keyword on purpose: with ajv's array coercion a one-element `locale[]=de` would be
+// turned into the string "de" (or `locale=de` into an array), losing which form was sent. The
+// values are checked in domain/catalog/internal.ts (resolveLocale → 422 for unknown locales).
 export const LocaleQuery = Type.Optional(
-  Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 20 })], { description: '`locale=de`, or with a token `locale[]=de&locale[]=en`.' }),
+  Type.Unsafe<string | string[]>({
+    description: 'A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`).',
+  }),
 );
 
 export const ListQuery = {
