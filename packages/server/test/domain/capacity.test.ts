@@ -2,11 +2,11 @@
 // DST days, event dates, tours, release/confirm — against a real database.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { claimCapacity, eventDateSeatsBooked, releaseCapacity, type Claim, type Holder } from '../../src/domain/capacity/index.ts';
+import { claimCapacity, confirmCapacity, eventDateSeatsBooked, releaseCapacity, type Claim, type Holder } from '../../src/domain/capacity/index.ts';
 import { systemCtx } from '../../src/domain/context.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
-import { reservations } from '../../src/db/schema/index.ts';
+import { orderItems, orders, reservations } from '../../src/db/schema/index.ts';
 import * as f from '../helpers/factories.ts';
 import { testApp } from '../helpers/app.ts';
 
@@ -162,4 +162,57 @@ test('tours: window/step, language, participants, max concurrent overlapping run
   await rejects(claim(tc(630)), 'SLOT_SOLD_OUT'); // 10:30–11:30 overlaps both runs
   await claim(tc(660)); // 11:00–12:00 overlaps only the 10:30 run
   await rejects(claim(tc(600)), 'SLOT_SOLD_OUT');
+});
+
+test('confirm makes pending allocations permanent, and refuses (ORDER_EXPIRED) once they lapsed', async () => {
+  const q = await f.quota(db, { museumId: m.id, capacity: 5 });
+  const tk = await f.ticket(db, { museumId: m.id, quotaIds: [q.id] });
+  const at = zonedInstant('2026-03-25', 600, Z);
+  const item = async () => {
+    const now = t.clock.now();
+    const [o] = await db
+      .insert(orders)
+      .values({ accountId: account, token: `o${Math.random()}`, status: 'pending', source: 'api', totalPriceCents: 0, currency: 'EUR', requestHash: 'x', createdAt: now, updatedAt: now })
+      .returning();
+    const [i] = await db
+      .insert(orderItems)
+      .values({ orderId: o!.id, type: 'Ticket', museumId: m.id, ticketId: tk.id, quantity: 2, startAt: at, unitPriceCents: 0, priceCents: 0, vatPct: 0, taxIncluded: true })
+      .returning();
+    return i!.id;
+  };
+  const soon = () => new Date(t.clock.now().getTime() + 10 * 60_000);
+  const a = await item();
+  const b = await item();
+  await claim({ kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 2 }, { holder: { orderItemId: a }, expiresAt: soon() });
+  await claim({ kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 2 }, { holder: { orderItemId: b }, expiresAt: soon() });
+  await db.transaction((tx) => confirmCapacity(tx, ctx, [a]));
+  t.clock.advanceMinutes(11);
+  await rejects(db.transaction((tx) => confirmCapacity(tx, ctx, [b])), 'ORDER_EXPIRED');
+  // a is permanent: 3 left after the clock moved past every expiry.
+  await rejects(claim({ kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 4 }), 'SLOT_SOLD_OUT');
+  await claim({ kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 3 });
+  assert.equal(await db.transaction((tx) => releaseCapacity(tx, ctx, { orderItemIds: [a] })), 1);
+  await claim({ kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 2 });
+});
+
+test('lock timeout becomes CAPACITY_BUSY with retryAfter 1', async () => {
+  const q = await f.quota(db, { museumId: m.id, capacity: 5 });
+  const tk = await f.ticket(db, { museumId: m.id, quotaIds: [q.id] });
+  const at = zonedInstant('2026-03-26', 600, Z);
+  const quick = { ...ctx, config: { ...ctx.config, lockTimeoutMs: 50 } };
+  const h = await holder(tk.id);
+  let release: (() => void) | undefined;
+  const blocker = db.transaction(async (tx) => {
+    await claimCapacity(tx, ctx, [{ claim: { kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 1 }, holder: h, expiresAt: null }]);
+    await new Promise<void>((r) => (release = r));
+  });
+  // Wait until the blocker holds the slot's lock (it parks right after its claim).
+  while (!release) await new Promise((r) => setTimeout(r, 5));
+  const h2 = await holder(tk.id);
+  await assert.rejects(
+    db.transaction((tx) => claimCapacity(tx, quick, [{ claim: { kind: 'ticket', ticketId: tk.id, startAt: at, quantity: 1 }, holder: h2, expiresAt: null }])),
+    (e: unknown) => e instanceof DomainError && e.code === 'CAPACITY_BUSY' && e.retryAfter === 1,
+  );
+  release!();
+  await blocker;
 });
