@@ -10,12 +10,14 @@ import { systemClock, type Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
+import { cors } from './http/plugins/cors.ts';
 import { docs } from './http/plugins/docs.ts';
 import { idempotency } from './http/plugins/idempotency.ts';
 import { errorHandling, frameworkErrors } from './http/plugins/errors.ts';
 import { metrics } from './http/plugins/metrics.ts';
 import { rateLimiting } from './http/plugins/rate-limit.ts';
 import { requestLogging } from './http/plugins/request-log.ts';
+import { securityHeaders } from './http/plugins/security.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -68,16 +70,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     frameworkErrors,
     // The request logger (http/plugins/request-log.ts) writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
+    // Slow or stalled clients cannot hold sockets (docs/operations.md, "Timeouts"): a socket idle
+    // for 30 s is closed, headers must arrive within 20 s and the whole request within 60 s
+    // (checked every 5 s instead of Node's 30 s). Idle keep-alive lasts 72 s, longer than the
+    // usual 60 s of load balancers, so the balancer closes first and never reuses a dying socket.
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    http: { headersTimeout: 20_000, connectionsCheckingInterval: 5_000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-  });
-
+  securityHeaders(app, config);
+  // Before errorHandling: see cors.ts (its catch-all OPTIONS route must stay out of the 405 router).
+  await cors(app, config);
   errorHandling(app);
   await docs(app);
   authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}) });

@@ -30,6 +30,8 @@ export interface Config {
   anonRateLimit: number;
   metrics: boolean;
   corsOrigins: string[];
+  /** Send Strict-Transport-Security (only behind TLS). */
+  hsts: boolean;
   trustProxy: boolean;
   demo: boolean;
 }
@@ -89,6 +91,21 @@ function redisPrefix(env: Env): string {
   return raw;
 }
 
+/** Exact origins (`https://shop.example`, no path) or `*`; browsers send the origin verbatim. */
+function corsOrigins(env: Env): string[] {
+  const list = (env.ATRIUM_CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const o of list) {
+    let ok = o === '*';
+    try {
+      ok ||= /^https?:$/.test(new URL(o).protocol) && new URL(o).origin === o;
+    } catch {
+      // not a URL: reported below
+    }
+    if (!ok) throw new ConfigError(`ATRIUM_CORS_ORIGINS must list origins such as https://shop.example (no path, no trailing slash) or *, got "${o}"`);
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const locales = (env.ATRIUM_LOCALES || 'de,en').split(',').map((s) => s.trim()).filter(Boolean);
   if (locales.length === 0 || locales.some((l) => !/^[a-z]{2}(-[A-Z]{2})?$/.test(l))) {
@@ -127,7 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     resellerRateLimit: int(env, 'ATRIUM_RESELLER_RATE_LIMIT', 600, 1, 1_000_000),
     anonRateLimit: int(env, 'ATRIUM_ANON_RATE_LIMIT', 0, 0, 1_000_000),
     metrics: bool(env, 'ATRIUM_METRICS', true),
-    corsOrigins: (env.ATRIUM_CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: corsOrigins(env),
+    hsts: bool(env, 'ATRIUM_HSTS', false),
     trustProxy: bool(env, 'ATRIUM_TRUST_PROXY', false),
     demo: bool(env, 'ATRIUM_DEMO', false),
   };

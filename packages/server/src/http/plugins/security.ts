@@ -1,0 +1,29 @@
+// Response headers that make a browser treat API answers as inert data: no MIME sniffing, no
+// framing (clickjacking), no loading of anything from a JSON document, no referrer leaks. They
+// cost nothing for server-to-server partners, who ignore them.
+//
+// The interactive reference under /api-docs is an HTML page with scripts and styles; Swagger UI
+// sends its own Content-Security-Policy for it, so ours would break the page and is left off there.
+// Strict-Transport-Security only with ATRIUM_HSTS=1: the server itself speaks plain HTTP, and
+// only the operator knows whether every client reaches it through TLS (a proxy in front).
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/** One year; no includeSubDomains: other hosts of the domain are not ours to pin. */
+export const HSTS = 'max-age=31536000';
+
+function isDocs(url: string): boolean {
+  return url === '/api-docs' || url.startsWith('/api-docs/') || url.startsWith('/api-docs?');
+}
+
+export function securityHeaders(app: FastifyInstance, config: Pick<Config, 'hsts'>) {
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    if (!isDocs(req.url)) reply.header('content-security-policy', API_CSP);
+    if (config.hsts) reply.header('strict-transport-security', HSTS);
+  });
+}
