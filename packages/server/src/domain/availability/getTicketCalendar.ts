@@ -8,7 +8,11 @@ import { freeHolds, ticketDay, usage, visibleTickets } from './internal.ts';
 export const MAX_CALENDAR_DAYS = 31;
 
 /** start_at/end_at as dates: defaults today → end of that month; at most 31 days. */
-export function calendarRange(today: string, startAt?: string, endAt?: string): string[] {
+export function calendarRange(today: string, startAtIn?: string, endAtIn?: string): string[] {
+  // A full timestamp is accepted too; only its (local) date part counts.
+  const day = (v?: string) => (v && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : v);
+  const startAt = day(startAtIn);
+  const endAt = day(endAtIn);
   for (const [name, v] of [['start_at', startAt], ['end_at', endAt]] as const) {
     if (v !== undefined && v !== '' && !isValidDate(v)) throw invalid(`${name} must be a date (YYYY-MM-DD)`);
   }
