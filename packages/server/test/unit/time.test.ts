@@ -15,6 +15,10 @@ test('wall-clock minutes map to the right instant on normal and DST days', () =>
   assert.equal((ten.getTime() - midnight.getTime()) / 3_600_000, 11);
   assert.equal(localMinutesOf(ten, Z), 600);
   assert.equal(localDateOf(ten, Z), '2026-10-25');
+  // The repeated hour resolves to its first occurrence (CEST), the gap moves forward.
+  assert.equal(isoInZone(zonedInstant('2026-10-25', 150, Z), Z), '2026-10-25T02:30:00+02:00');
+  assert.equal(isoInZone(zonedInstant('2026-10-25', 180, Z), Z), '2026-10-25T03:00:00+01:00');
+  assert.equal(isoInZone(zonedInstant('2026-03-29', 150, Z), Z), '2026-03-29T03:30:00+02:00');
 });
 
 test('timestamps parse with offset, Z, or as museum-local wall time', () => {
