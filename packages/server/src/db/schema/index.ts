@@ -3,3 +3,4 @@ export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './booking.ts';
 export * from './imports.ts';
+export * from './requests.ts';
