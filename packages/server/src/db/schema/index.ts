@@ -4,3 +4,4 @@ export * from './catalog.ts';
 export * from './booking.ts';
 export * from './imports.ts';
 export * from './requests.ts';
+export * from './documents.ts';
