@@ -6,6 +6,7 @@ import { customerRoutes } from './customers/index.ts';
 import { metaRoutes } from './meta/index.ts';
 import { orderRoutes } from './orders/index.ts';
 import { reservationRoutes } from './reservations/index.ts';
+import { requestRoutes } from './requests/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -14,4 +15,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(reservationRoutes);
   await app.register(orderRoutes);
   await app.register(customerRoutes);
+  await app.register(requestRoutes);
 };

@@ -1,0 +1,128 @@
+// POST /requests: a group booking inquiry, in one transaction (request, items and an embedded
+// customer together or nothing). Duplicate protection as orders (spec 7.4): once the request's
+// own fields are valid, its row is inserted first, so a concurrent duplicate foreign_id blocks on
+// the unique index (account_id, foreign_id) before doing any work and gets a unique violation as
+// soon as the winner commits. That violation rolls the loser back and it answers with the winner
+// (same content) or FOREIGN_ID_CONFLICT (different content): never a second request.
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { requestItems, requests } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
+import { DomainError, invalid } from '../errors.ts';
+import { requestHash } from '../orders/hash.ts';
+import { localDateOf } from '../time.ts';
+import { reload, requestWriter, type RequestView } from './internal.ts';
+import { checkContact, checkItems, checkScalars, type RequestItemInput } from './validation.ts';
+
+export interface CreateRequestInput {
+  foreign_id?: string;
+  date?: string;
+  participants?: number;
+  companions?: number;
+  notes?: string | null;
+  items?: RequestItemInput[];
+  customer?: object;
+  customer_id?: number | string;
+  contact?: unknown;
+}
+
+export const SAVE_FAILED = 'request could not be saved';
+
+async function existingByForeignId(ctx: Ctx, accountId: number, foreignId: string, hash: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.accountId, accountId), eq(requests.foreignId, foreignId)));
+  if (!row) return null;
+  if (row.requestHash !== hash) {
+    throw new DomainError('FOREIGN_ID_CONFLICT', 'a request with this foreign_id exists with different content');
+  }
+  return { request: await reload(ctx.db, row.id), replayed: true };
+}
+
+function isForeignIdViolation(err: unknown): boolean {
+  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === '23505') return e.constraint === 'requests_account_foreign_id';
+  }
+  return false;
+}
+
+export async function createRequest(ctx: Ctx, input: CreateRequestInput): Promise<{ request: RequestView; replayed: boolean }> {
+  const accountId = requestWriter(ctx.principal).accountId;
+  const hash = requestHash(input);
+  const foreignId = input.foreign_id;
+  if (foreignId) {
+    const replay = await existingByForeignId(ctx, accountId, foreignId, hash);
+    if (replay) return replay;
+  }
+  try {
+    // The answer is read inside the transaction: a 201 is only sent for what committed.
+    const request = await ctx.db.transaction((tx) => insertRequest(tx, ctx, accountId, input, hash));
+    return { request, replayed: false };
+  } catch (err) {
+    if (foreignId && isForeignIdViolation(err)) {
+      const replay = await existingByForeignId(ctx, accountId, foreignId, hash);
+      if (replay) return replay;
+    }
+    throw err;
+  }
+}
+
+async function insertRequest(tx: Tx, ctx: Ctx, accountId: number, input: CreateRequestInput, hash: string): Promise<RequestView> {
+  const now = ctx.clock.now();
+  const errors: string[] = [];
+  checkScalars(input, localDateOf(now, ctx.config.zone), errors);
+  const contact = checkContact(input.contact, errors);
+
+  let id: number | null = null;
+  if (errors.length === 0) {
+    const [row] = await tx
+      .insert(requests)
+      .values({
+        accountId,
+        foreignId: input.foreign_id ?? null,
+        status: 'pending',
+        date: input.date!,
+        participants: input.participants!,
+        companions: input.companions ?? 0,
+        notes: input.notes?.trim() || null,
+        contact,
+        requestHash: hash,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: requests.id });
+    id = row!.id;
+  }
+
+  // Checked even when the fields above failed, so one answer lists every problem.
+  const items = await checkItems(tx, ctx, input, errors);
+  let customerId: number | null = null;
+  if (input.customer === undefined && input.customer_id === undefined) {
+    errors.push("Customer can't be blank");
+  } else {
+    try {
+      customerId = await resolveOrderCustomer(
+        tx,
+        ctx,
+        {
+          ...(input.customer !== undefined ? { customer: input.customer } : {}),
+          ...(input.customer_id !== undefined ? { customer_id: input.customer_id } : {}),
+        },
+        { parent: 'request' },
+      );
+      if (customerId === null) errors.push("Customer can't be blank");
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'VALIDATION_FAILED') throw err;
+      errors.push(...(err.errors ?? [err.message]));
+    }
+  }
+  // Throwing rolls back everything above (the row, an embedded customer): nothing is written.
+  if (errors.length || id === null) throw invalid(SAVE_FAILED, errors);
+
+  await tx.insert(requestItems).values(items.map((i) => ({ requestId: id, tourId: i.tourId, languageId: i.languageId, startAt: i.startAt })));
+  const museumIds = [...new Set(items.map((i) => i.museumId))].sort((a, b) => a - b);
+  await tx.update(requests).set({ customerId, museumIds }).where(eq(requests.id, id));
+  return reload(tx, id);
+}

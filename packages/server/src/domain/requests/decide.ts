@@ -1,0 +1,40 @@
+// The state changes of a request, each on the row locked FOR UPDATE so that two concurrent
+// decisions serialise: the second one finds the request no longer pending (REQUEST_NOT_PENDING)
+// instead of, say, accepting twice and booking two orders.
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { requests } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+import { forbidden } from '../errors.ts';
+import { hasRight } from '../principal.ts';
+import { assertPending, findRequest, reload, type RequestRow, type RequestStatus, type RequestView } from './internal.ts';
+
+/** Accept and decline are back-office decisions: user tokens with requests:write only. */
+export function assertStaff(ctx: Ctx): void {
+  if (!hasRight(ctx.principal, 'requests', 'write')) throw forbidden('only staff with the right requests:write decide requests');
+}
+
+/**
+ * Locks the caller's request, checks it is pending, runs `work` (inside the same transaction)
+ * and stores the new status. The answer is read before the commit, from the transaction that made it.
+ */
+export function decide(
+  ctx: Ctx,
+  id: number,
+  to: Exclude<RequestStatus, 'pending'>,
+  work: (tx: Tx, row: RequestRow) => Promise<Partial<typeof requests.$inferInsert>>,
+  guard: (row: RequestRow) => void = () => {},
+): Promise<RequestView> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await findRequest(tx, ctx, id, true);
+    guard(row);
+    assertPending(row);
+    const changes = await work(tx, row);
+    const now = ctx.clock.now();
+    await tx
+      .update(requests)
+      .set({ ...changes, status: to, decidedAt: now, updatedAt: now })
+      .where(eq(requests.id, row.id));
+    return reload(tx, row.id);
+  });
+}
