@@ -30,9 +30,11 @@ export interface TicketAdmission {
   day_ticket?: boolean;
   /** Price category / kind shown under the title, e.g. "normal", "reduced", "Event". */
   ticket_type: string;
-  /** Gross price of this one admission. */
+  /** Price of this one admission (the order item's unit price). */
   price_cents: number;
   vat_pct: number;
+  /** Whether price_cents includes the VAT (printed "incl." / "plus"). Default true. */
+  tax_included?: boolean;
   /** Canonical barcode string ("403421029763-5"); encoded in the 1D code and the QR code. */
   barcode: string;
   /** A void admission stays in the PDF, stamped VOID, so a reprint shows what was cancelled. */

@@ -1,0 +1,111 @@
+// Shared pdfkit plumbing for the renderers: a deterministic document (fixed CreationDate, so
+// pdfkit's file ID, an MD5 of the info dictionary, is fixed too; no other randomness is
+// written), collecting the output into one Buffer, text limited to what the built-in fonts can
+// show, and the diagonal stamp for void admissions / cancelled bookings.
+import PDFDocument from 'pdfkit';
+
+export type Doc = PDFKit.PDFDocument;
+
+export const A4 = { width: 595.28, height: 841.89 } as const;
+export const MARGIN = 50;
+export const CONTENT_WIDTH = A4.width - 2 * MARGIN;
+export const GRAY = '#555555';
+export const RED = '#c00000';
+
+export interface DocMeta {
+  title: string;
+  subject: string;
+  author: string;
+  createdAt: Date;
+}
+
+/** A new document plus the promise of its bytes (resolved after `doc.end()`). */
+export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
+  const doc = new PDFDocument({
+    autoFirstPage: false,
+    compress: true,
+    info: {
+      Title: printable(meta.title),
+      Subject: printable(meta.subject),
+      Author: printable(meta.author),
+      Creator: 'Atrium',
+      Producer: 'Atrium',
+      CreationDate: meta.createdAt,
+      ModDate: meta.createdAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const bytes = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  return { doc, bytes };
+}
+
+export function addPage(doc: Doc): void {
+  doc.addPage({ size: 'A4', margin: MARGIN });
+}
+
+// The 14 standard PDF fonts only cover WinAnsi (Latin-1 plus a few typographic signs); pdfkit
+// writes garbage for anything else. Rather than ship a font, characters outside it are reduced to
+// their base letter (é stays, ő → o, Ł → L) and what has none becomes "?". A name in another
+// script thus prints as question marks, not as wrong letters.
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const NO_DECOMPOSITION: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ø: 'O', ø: 'o', ı: 'i', Œ: 'OE', œ: 'oe' };
+const representable = (ch: string) => {
+  const c = ch.codePointAt(0)!;
+  return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || WIN_ANSI_EXTRA.has(ch);
+};
+
+export function printable(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/[\t\r\n]+/g, ' ')) {
+    if (representable(ch)) out += ch;
+    else if (NO_DECOMPOSITION[ch]) out += NO_DECOMPOSITION[ch];
+    else {
+      const base = ch.normalize('NFD').replace(/\p{M}/gu, '');
+      out += base && [...base].every(representable) ? base : '?';
+    }
+  }
+  return out;
+}
+
+export interface TextOpts {
+  font?: 'Helvetica' | 'Helvetica-Bold' | 'Courier';
+  size?: number;
+  color?: string;
+  width?: number;
+  align?: 'left' | 'center' | 'right';
+  /** Lines at most; longer text is cut with an ellipsis (never flows onto a new page). */
+  lines?: number;
+}
+
+/** Writes text at (x, y) and returns the y below it. */
+export function text(doc: Doc, value: string, x: number, y: number, o: TextOpts = {}): number {
+  const size = o.size ?? 10;
+  const width = o.width ?? A4.width - MARGIN - x;
+  doc.font(o.font ?? 'Helvetica').fontSize(size).fillColor(o.color ?? 'black');
+  const opts = { width, align: o.align ?? 'left', height: size * 1.25 * (o.lines ?? 1), ellipsis: true, lineGap: 0 } as const;
+  const s = printable(value);
+  const h = Math.min(doc.heightOfString(s, opts), opts.height);
+  doc.text(s, x, y, opts);
+  return y + h;
+}
+
+/** Large diagonal, semi-transparent word across the page (VOID, CANCELLED). */
+export function stamp(doc: Doc, word: string): void {
+  const { width, height } = doc.page;
+  const size = word.length > 5 ? 90 : 150;
+  doc.save();
+  doc.rotate(-40, { origin: [width / 2, height / 2] });
+  doc.font('Helvetica-Bold').fontSize(size).fillColor(RED).fillOpacity(0.3);
+  // Wider than the page so rotation never wraps the word; drawn without flowing to a new page.
+  doc.text(word, -width / 2, height / 2 - size / 2, { width: width * 2, align: 'center', lineBreak: false });
+  doc.restore();
+  doc.fillOpacity(1);
+}
+
+export function rule(doc: Doc, y: number, x1 = MARGIN, x2 = A4.width - MARGIN): void {
+  doc.moveTo(x1, y).lineTo(x2, y).lineWidth(0.5).strokeColor('#999999').stroke();
+}
