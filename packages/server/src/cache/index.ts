@@ -1,0 +1,66 @@
+// The in-process caches of a serving process (catalogue answers, token resolution) and the
+// LISTEN connection that keeps them correct across nodes. `atrium serve` (and each cluster
+// worker) starts one; tests and tools that build the app without it simply run uncached.
+// ATRIUM_CATALOG_CACHE=0 turns both caches off (for measurements and troubleshooting).
+import type { FastifyInstance } from 'fastify';
+import { ConfigError, type Config } from '../config.ts';
+import { ChangeListener, type ListenerLog } from './listener.ts';
+import { ResponseCache } from './responses.ts';
+import { TokenCache } from './tokens.ts';
+
+export interface Caches {
+  listener: ChangeListener;
+  responses: ResponseCache;
+  tokens: TokenCache;
+  /** Registers the answer-cache hooks and closes the listener with the app. */
+  register(app: FastifyInstance): void;
+  stop(): Promise<void>;
+}
+
+export function cachesEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  const raw = (env.ATRIUM_CATALOG_CACHE ?? '').toLowerCase();
+  if (raw === '' || ['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`ATRIUM_CATALOG_CACHE must be true or false, got "${raw}"`);
+}
+
+export async function startCaches(url: string, config: Config, log: ListenerLog): Promise<Caches | undefined> {
+  if (!cachesEnabled()) return undefined;
+  let listener: ChangeListener;
+  const live = () => listener.connected;
+  const responses = new ResponseCache(live, () => listener.version, config.zone);
+  const tokens = new TokenCache(live);
+  listener = new ChangeListener(
+    url,
+    {
+      onCatalog: () => responses.clear(),
+      onTokens: () => tokens.clear(),
+      onReset: () => {
+        responses.clear();
+        tokens.clear();
+      },
+    },
+    log,
+  );
+  await listener.start();
+  return {
+    listener,
+    responses,
+    tokens,
+    register(app) {
+      responses.register(app);
+      app.addHook('onClose', () => listener.stop());
+    },
+    stop: () => listener.stop(),
+  };
+}
+
+/** A listener log that writes through the app's logger once the app exists (stderr before). */
+export function lazyLog(app: () => { log: ListenerLog } | undefined): ListenerLog {
+  const line = (level: string, obj: object, msg: string) =>
+    process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), ...obj, msg })}\n`);
+  return {
+    warn: (obj, msg) => (app() ? app()!.log.warn(obj, msg) : line('warn', obj, msg)),
+    info: (obj, msg) => (app() ? app()!.log.info(obj, msg) : line('info', obj, msg)),
+  };
+}

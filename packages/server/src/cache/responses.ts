@@ -1,0 +1,108 @@
+// Serialized catalogue answers, per process. A route opts in with `config.memo: true` (catalogue
+// list/get routes; never availability, event dates with their booked seats, or anything booking
+// related). A hit skips validation, the domain verb, the database and serialization; auth, rate
+// limiting, ETag/304 (caching.ts, onSend) and logging still run as for any request.
+//
+// Key: method + path + normalized query + caller context + catalogue version + the instance's
+// local date (tickets default `valid_at` to today, opening hours to today). Caller context is
+// what the answer depends on: anonymous; a public token's museum scope; a reseller's account
+// (reseller-specific visibility and prices); a user's scope and rights.
+//
+// Correctness across nodes: every master-data change NOTIFYs at commit and each process clears
+// (listener.ts); while the listener is down the cache is bypassed. A catalogue write through this
+// node also clears it at once, so a client reads its own write even before the NOTIFY arrives.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../domain/principal.ts';
+import { addDays, localDateOf, zonedInstant } from '../domain/time.ts';
+import { Lru } from './lru.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Cache the serialized 200 answer in process (master data only). */
+    memo?: boolean;
+    /** A successful call changes master data: clear this node's answer cache at once. */
+    invalidatesCatalog?: boolean;
+  }
+  interface FastifyRequest {
+    memoKey?: string;
+    memoGen?: number;
+  }
+}
+
+/** Even without notifications an entry lives at most this long (defence in depth). */
+const TTL_MS = 10 * 60_000;
+
+export class ResponseCache {
+  readonly lru = new Lru<string>(2_000, 64 * 1024 * 1024);
+  hits = 0;
+  misses = 0;
+  private day = { from: 0, to: -1, date: '' };
+
+  constructor(
+    private isLive: () => boolean,
+    private version: () => number,
+    private zone: string,
+  ) {}
+
+  clear(): void {
+    this.lru.clear();
+  }
+
+  /** The instance-local date, recomputed only when `now` leaves the cached day. */
+  today(now: Date): string {
+    const t = now.getTime();
+    if (t < this.day.from || t >= this.day.to) {
+      const date = localDateOf(now, this.zone);
+      this.day = { date, from: zonedInstant(date, 0, this.zone).getTime(), to: zonedInstant(addDays(date, 1), 0, this.zone).getTime() };
+    }
+    return this.day.date;
+  }
+
+  key(req: FastifyRequest): string {
+    const url = req.raw.url ?? req.url;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    let query = q < 0 ? '' : url.slice(q + 1);
+    if (query.includes('&')) {
+      const sp = new URLSearchParams(query);
+      sp.sort(); // stable: the order of repeated keys (locale[]=de&locale[]=en) is kept
+      query = sp.toString();
+    }
+    return `${path}?${query}|${callerKey(req.principal)}|v${this.version()}|${this.today(req.ctx.clock.now())}`;
+  }
+
+  register(app: FastifyInstance): void {
+    app.addHook('preValidation', async (req, reply) => {
+      if (req.method !== 'GET' || !req.routeOptions.config.memo || !this.isLive()) return;
+      const key = this.key(req);
+      const hit = this.lru.get(key, Date.now());
+      if (hit !== undefined) {
+        this.hits++;
+        reply.header('x-atrium-cache', 'hit').type('application/json; charset=utf-8').send(hit);
+        return reply;
+      }
+      this.misses++;
+      req.memoKey = key;
+      req.memoGen = this.lru.gen;
+    });
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.memoKey !== undefined) {
+        reply.header('x-atrium-cache', 'miss');
+        if (reply.statusCode === 200 && typeof payload === 'string' && this.isLive()) {
+          this.lru.set(req.memoKey, payload, payload.length, Date.now() + TTL_MS, req.memoGen!);
+        }
+      } else if (req.routeOptions.config.invalidatesCatalog && reply.statusCode < 400) {
+        this.clear();
+      }
+      return payload;
+    });
+  }
+}
+
+function callerKey(p: Principal): string {
+  if (p.kind === 'anonymous') return 'anon';
+  const scope = p.museumIds.length ? [...p.museumIds].sort((a, b) => a - b).join(',') : '*';
+  if (p.access === 'public') return `pub:${scope}`;
+  if (p.access === 'reseller') return `res${p.accountId}:${scope}`;
+  return `usr:${scope}:${[...p.rights].sort().join(',')}`;
+}
