@@ -4,12 +4,14 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { stdTimeFunctions } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
+import type { Caches } from './cache/index.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
+import { closingBehaviour } from './http/plugins/closing.ts';
 import { cors } from './http/plugins/cors.ts';
 import { docs } from './http/plugins/docs.ts';
 import { idempotency } from './http/plugins/idempotency.ts';
@@ -21,6 +23,7 @@ import { securityHeaders } from './http/plugins/security.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { startWorker } from './jobs/worker.ts';
 
 export interface AppOptions {
   database: Database;
@@ -29,6 +32,10 @@ export interface AppOptions {
   /** pino options, or false for silence (tests). */
   logger?: boolean | Record<string, unknown>;
   testing?: Ctx['testing'];
+  /** Run the background job worker (src/jobs) in this process; it stops when the app closes. */
+  worker?: boolean;
+  /** In-process catalogue/token caches kept correct by LISTEN (src/cache); none = uncached. */
+  caches?: Caches;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -66,7 +73,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by http/plugins/closing.ts, in the spec's shape.
+    return503OnClosing: false,
     frameworkErrors,
     // The request logger (http/plugins/request-log.ts) writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
@@ -81,11 +89,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   securityHeaders(app, config);
+  closingBehaviour(app);
   // Before errorHandling: see cors.ts (its catch-all OPTIONS route must stay out of the 405 router).
   await cors(app, config);
   errorHandling(app);
   await docs(app);
-  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}) });
+  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: opts.caches.tokens } : {}) });
+  // Before caching: its onSend must see the full 200 answer before caching.ts turns it into a 304.
+  opts.caches?.register(app);
   caching(app, config.catalogMaxAge);
   idempotency(app);
   requestLogging(app);
@@ -93,6 +104,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // After auth (the limit depends on the principal), before any route is registered.
   await rateLimiting(app, config);
   await app.register(healthRoutes(database.pool));
+  // Route options that depend on settings (the upload route's body limit) read it at registration.
+  app.decorate('atriumConfig', config);
   await app.register(apiRoutes, { prefix: '/api/v4' });
+  if (opts.worker) {
+    const worker = await startWorker({ database, config, clock, log: app.log });
+    // onClose runs after the server stopped accepting and before the caller closes the pool.
+    app.addHook('onClose', () => worker.stop());
+  }
   return app;
 }

