@@ -34,7 +34,10 @@ function withDatabase(url: string, name: string): string {
 
 async function main() {
   const args = process.argv.slice(2);
-  const files = args.length > 0 ? args.map((a) => path.resolve(a)) : findTests(path.join(root, 'test'));
+  // The client SDK's tests (packages/client/test) share this database setup: they run the real server in-process.
+  const files = args.length > 0
+    ? args.map((a) => path.resolve(a))
+    : [...findTests(path.join(root, 'test')), ...findTests(path.join(root, '../client/test'))];
 
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
