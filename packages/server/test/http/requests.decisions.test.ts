@@ -32,7 +32,7 @@ async function newRequest(minutes: number[] = [660], token = reseller, participa
   return res.json().request;
 }
 async function written() {
-  const r = await db.execute<Record<string, number>>(sql`select
+  const r = await db.execute<{ orders: number; items: number; allocations: number; barcodes: number; customers: number }>(sql`select
     (select count(*)::int from orders) orders, (select count(*)::int from order_items) items,
     (select count(*)::int from capacity_allocations) allocations, (select count(*)::int from barcodes) barcodes,
     (select count(*)::int from customers) customers`);

@@ -184,7 +184,9 @@ describe('foreign_id duplicate protection', () => {
   test('same content replays (200, Idempotent-Replayed), different content conflicts, other accounts may reuse', async () => {
     const first = await post(valid({ foreign_id: 'dup-1' }));
     assert.equal(first.statusCode, 201);
-    const again = await post({ request: { customer: anna, ...valid({ foreign_id: 'dup-1' }) } });
+    // Key order and wrapping do not matter.
+    const { customer, ...rest } = valid({ foreign_id: 'dup-1' });
+    const again = await post({ request: { customer, ...rest } });
     assert.equal(again.statusCode, 200);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(again.json().request, first.json().request);
