@@ -9,7 +9,9 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { barcodePng, qrPng, renderTicketsPdf, type TicketsPdfInput } from '../../src/documents/render/index.ts';
 
-const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as typeof jsQRModule;
+// jsqr is CommonJS with an ES default export: under Node's ESM loader the function may sit on .default.
+type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR: JsQr = (jsQRModule as unknown as { default?: JsQr }).default ?? (jsQRModule as unknown as JsQr);
 
 // --- minimal PDF reader (pdfkit writes "N 0 obj\n<<\n…\n>>\nstream\n…" uncompressed dictionaries)
 interface PdfObject { dict: string; stream: Buffer | null }
