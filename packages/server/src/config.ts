@@ -34,6 +34,17 @@ export interface Config {
   hsts: boolean;
   trustProxy: boolean;
   demo: boolean;
+  /** Days a document stays downloadable (then 410 and its bytes are purged). */
+  documentRetentionDays: number;
+  /** Largest upload after base64 decoding, in bytes. */
+  uploadMaxBytes: number;
+  /** Content types an upload may declare. */
+  uploadTypes: string[];
+  /** clamd for virus scanning; unset = the built-in signature scanner. */
+  clamdHost: string | undefined;
+  clamdPort: number;
+  /** Run the background job worker in this process (off for extra web-only nodes). */
+  worker: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +117,16 @@ function corsOrigins(env: Env): string[] {
   return list;
 }
 
+function uploadTypes(env: Env): string[] {
+  const list = (env.ATRIUM_UPLOAD_TYPES || 'application/pdf,image/png,image/jpeg').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const t of list) {
+    if (!/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(t)) {
+      throw new ConfigError(`ATRIUM_UPLOAD_TYPES must be a comma list of media types such as application/pdf, got "${t}"`);
+    }
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const locales = (env.ATRIUM_LOCALES || 'de,en').split(',').map((s) => s.trim()).filter(Boolean);
   if (locales.length === 0 || locales.some((l) => !/^[a-z]{2}(-[A-Z]{2})?$/.test(l))) {
@@ -148,5 +169,11 @@ export function loadConfig(env: Env = process.env): Config {
     hsts: bool(env, 'ATRIUM_HSTS', false),
     trustProxy: bool(env, 'ATRIUM_TRUST_PROXY', false),
     demo: bool(env, 'ATRIUM_DEMO', false),
+    documentRetentionDays: int(env, 'ATRIUM_DOCUMENT_RETENTION_DAYS', 365, 1, 36500),
+    uploadMaxBytes: int(env, 'ATRIUM_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 512 * 1024 * 1024),
+    uploadTypes: uploadTypes(env),
+    clamdHost: env.CLAMD_HOST || undefined,
+    clamdPort: int(env, 'CLAMD_PORT', 3310, 1, 65535),
+    worker: bool(env, 'ATRIUM_WORKER', true),
   };
 }

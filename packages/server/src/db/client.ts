@@ -32,6 +32,9 @@ export function openDatabase(url: string, opts: { max?: number; applicationName?
   // An idle client that loses its server (database restart) emits 'error' on the pool; without a
   // listener that would crash the process. The next query simply gets a fresh connection.
   pool.on('error', () => {});
+  // The same for a client while it is checked out (the job worker holds one for LISTEN): a
+  // connection lost between queries must fail its next query, not crash the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema, casing: 'snake_case' });
   return {
     db,

@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type pg from 'pg';
+import { installQueue } from '../jobs/queue.ts';
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 const MIGRATION_LOCK = 7_346_812_001;
@@ -18,6 +19,9 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
     try {
       await client.query('set client_min_messages = warning');
       await migrate(drizzle(client), { migrationsFolder });
+      // The job queue's own schema (graphile-worker), under the same lock: jobs are enqueued by
+      // SQL inside business transactions, so it must exist before the first request is served.
+      await installQueue(pool);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

@@ -8,6 +8,7 @@ import { orderItems, orders } from '../../db/schema/index.ts';
 import { releaseCapacity } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';
 import { voidBarcodes } from './barcodes.ts';
 import { orderExpired } from './finalize.ts';
 import { findOrder, reload, statusAt, type OrderView } from './internal.ts';
@@ -50,6 +51,8 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
         ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
       })
       .where(eq(orders.id, order.id));
+    // Finalized orders: their ticket/confirmation PDFs are rendered again with the void barcodes.
+    await requeueOrderDocumentsAfterCancellation(tx, ctx, order.id);
     return reload(tx, ctx, order.id);
   });
 }

@@ -7,6 +7,7 @@ import { orderItems, orders } from '../../db/schema/index.ts';
 import { confirmCapacity } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { queueFinalizedOrderDocuments } from '../documents/queueOrderDocuments.ts';
 import { issueBarcodes } from './barcodes.ts';
 import { statusAt, type OrderRow } from './internal.ts';
 
@@ -35,4 +36,6 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
     .update(orders)
     .set({ status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now })
     .where(eq(orders.id, order.id));
+  // Ticket/confirmation/invoice rows and their render jobs commit (or roll back) with the order.
+  await queueFinalizedOrderDocuments(tx, ctx, order.id);
 }

@@ -5,6 +5,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { barcodes, eventDates, museums, orderItems, orders } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { documentsOfOrders, type DocumentSummary } from '../documents/internal.ts';
 import { notFound } from '../errors.ts';
 import { hasRight, type Principal } from '../principal.ts';
 
@@ -20,6 +21,7 @@ export interface OrderItemView extends OrderItemRow {
 export interface OrderView extends Omit<OrderRow, 'status'> {
   status: OrderStatus;
   items: OrderItemView[];
+  documents: DocumentSummary[];
 }
 
 export function statusAt(order: Pick<OrderRow, 'status' | 'expiresAt'>, now: Date): OrderStatus {
@@ -74,9 +76,11 @@ export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise
         .where(inArray(barcodes.orderItemId, items.map((i) => i.item.id)))
         .orderBy(asc(barcodes.id))
     : [];
+  const docs = await documentsOfOrders(db, now, rows.map((r) => r.id));
   return rows.map((o) => ({
     ...o,
     status: statusAt(o, now),
+    documents: docs.get(o.id) ?? [],
     items: items
       .filter((i) => i.item.orderId === o.id)
       .map((i) => ({

@@ -16,6 +16,8 @@ export const STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   NOT_ACCEPTABLE: 406,
   GONE: 410,
+  // Not a failure (spec 7.1: 202 while an asynchronous process runs) but answered the same way.
+  DOCUMENT_PROCESSING: 202,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

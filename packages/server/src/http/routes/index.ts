@@ -6,6 +6,7 @@ import { customerRoutes } from './customers/index.ts';
 import { metaRoutes } from './meta/index.ts';
 import { orderRoutes } from './orders/index.ts';
 import { reservationRoutes } from './reservations/index.ts';
+import { documentRoutes } from './documents/index.ts';
 import { requestRoutes } from './requests/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -16,4 +17,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(orderRoutes);
   await app.register(customerRoutes);
   await app.register(requestRoutes);
+  await app.register(documentRoutes);
 };

@@ -2,6 +2,7 @@
 // wrapped as {"order": {...}}; the route unwraps them before validation (see unwrapBody).
 import { Type } from 'typebox';
 import { Id, ListMeta, PageQuery } from './common.ts';
+import { DocumentSummaryOut } from './documents.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Text = Type.String({ maxLength: 2000 });
@@ -111,7 +112,7 @@ export const OrderOut = Type.Object({
   cancelled_at: Nullable(Type.String()),
   expires_at: Nullable(Type.String()),
   items: Type.Array(ItemOut),
-  documents: Type.Array(Type.Object({}, { additionalProperties: true })),
+  documents: Type.Array(DocumentSummaryOut),
 });
 
 export const OrderEnvelope = Type.Object({ order: OrderOut });

@@ -46,7 +46,7 @@ export function serializeOrder(o: OrderView, zone: string) {
     cancelled_at: iso(o.cancelledAt, zone),
     expires_at: o.status === 'pending' || o.status === 'expired' ? iso(o.expiresAt, zone) : null,
     items: o.items.map(item),
-    // Ticket and invoice documents are produced by the documents area once finalized.
-    documents: [] as Array<Record<string, unknown>>,
+    // Produced in the background once finalized (documents area); fetch via /documents/:id/download.
+    documents: o.documents.map((d) => ({ id: d.id, kind: d.kind, status: d.status, filename: d.filename })),
   };
 }

@@ -1,0 +1,59 @@
+// Documents (API.md §10): metadata records, the upload body and the list filters.
+import { Type } from 'typebox';
+import { Id, ListMeta, PageQuery } from './common.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([Type.Null(), t]);
+
+export const DocumentKind = Type.Union(
+  [Type.Literal('ticket'), Type.Literal('invoice'), Type.Literal('confirmation'), Type.Literal('attachment')],
+);
+export const DocumentStatus = Type.Union(
+  [Type.Literal('processing'), Type.Literal('available'), Type.Literal('rejected'), Type.Literal('expired')],
+  { description: 'processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410).' },
+);
+
+export const DocumentOut = Type.Object({
+  id: Type.Integer(),
+  kind: DocumentKind,
+  order_id: Nullable(Type.Integer()),
+  request_id: Nullable(Type.Integer()),
+  filename: Type.String(),
+  content_type: Type.String(),
+  byte_size: Type.Integer(),
+  status: DocumentStatus,
+  sha256: Nullable(Type.String({ description: 'Hex SHA-256 of the bytes, once there are bytes.' })),
+  invoice_number: Nullable(Type.String({ description: 'Invoices only: gapless per instance.' })),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  available_until: Type.String({ description: 'End of retention: afterwards the download answers 410.' }),
+  download_url: Type.String(),
+});
+
+/** The short form embedded in orders. */
+export const DocumentSummaryOut = Type.Object({
+  id: Type.Integer(),
+  kind: DocumentKind,
+  status: DocumentStatus,
+  filename: Type.String(),
+});
+
+export const DocumentEnvelope = Type.Object({ document: DocumentOut });
+export const DocumentList = Type.Object({ documents: Type.Array(DocumentOut), meta: ListMeta });
+
+export const UploadBody = Type.Object({
+  order_id: Type.Optional(Id),
+  request_id: Type.Optional(Id),
+  filename: Type.String({ minLength: 1, maxLength: 255 }),
+  content_type: Type.String({ minLength: 3, maxLength: 100, description: 'One of the instance allow-list (default application/pdf, image/png, image/jpeg).' }),
+  content_base64: Type.String({ minLength: 1, description: 'The file, base64-encoded; its decoded size is limited (ATRIUM_UPLOAD_MAX_BYTES, default 10 MiB).' }),
+});
+
+export const ListDocumentsQuery = Type.Object({
+  order_id: Type.Optional(Id),
+  request_id: Type.Optional(Id),
+  kind: Type.Optional(DocumentKind),
+  status: Type.Optional(DocumentStatus),
+  ...PageQuery,
+});
+
+export const DocumentParam = Type.Object({ id: Id });

@@ -1,0 +1,96 @@
+// The background worker: runs the document jobs from the durable queue. It lives inside
+// `atrium serve` (ATRIUM_WORKER=false turns it off on extra web-only nodes; any number of
+// workers may share one database, graphile-worker locks each job for one of them) and in tests.
+//
+// Retries: a failing job is retried with exponential backoff (graphile-worker: exp(min(n,10))
+// seconds) up to its max_attempts. A graceful stop lets running jobs finish and releases the
+// rest, so a restarted process continues where this one stopped; a crashed worker's locked job
+// is released after 4 hours by graphile-worker. Handlers are idempotent, so a job that runs twice
+// (crash after the work, before completion) changes nothing the second time.
+import { run, parseCronItems, type Runner, type TaskList } from 'graphile-worker';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { systemClock, type Clock } from '../domain/clock.ts';
+import { systemCtx, type Ctx } from '../domain/context.ts';
+import { generateDocument, type Renderers } from '../domain/documents/generateDocument.ts';
+import { purgeExpiredDocuments } from '../domain/documents/purgeDocuments.ts';
+import { scanDocument } from '../domain/documents/scanDocument.ts';
+import { renderConfirmationPdf } from '../documents/render/confirmation.ts';
+import { renderInvoicePdf } from '../documents/render/invoice.ts';
+import { renderTicketsPdf } from '../documents/render/tickets.ts';
+import { scannerFor, type Scanner } from '../scan/index.ts';
+import { workerLogger } from './logger.ts';
+import { TASKS } from './queue.ts';
+
+export interface WorkerOptions {
+  database: Database;
+  config: Config;
+  clock?: Clock;
+  /** pino-like logger; omitted = silent. */
+  log?: Parameters<typeof workerLogger>[0];
+  /** Jobs run at once (default 2: rendering is CPU work on the web process). */
+  concurrency?: number;
+  /** How often to look for retries and scheduled jobs; new jobs arrive at once via LISTEN. */
+  pollIntervalMs?: number;
+  /** Overrides (tests): another scanner or renderers. */
+  scanner?: Scanner;
+  renderers?: Renderers;
+  /** The hourly retention purge (default on). */
+  cron?: boolean;
+}
+
+export interface Worker {
+  /** Stops taking jobs, waits for running ones, releases the rest. */
+  stop(): Promise<void>;
+}
+
+const defaultRenderers: Renderers = {
+  ticket: renderTicketsPdf,
+  invoice: renderInvoicePdf,
+  confirmation: renderConfirmationPdf,
+};
+
+function documentId(payload: unknown): number {
+  const id = (payload as { documentId?: unknown } | null)?.documentId;
+  if (!Number.isInteger(id)) throw new Error('job payload has no documentId');
+  return id as number;
+}
+
+export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderers }): TaskList {
+  return {
+    [TASKS.renderDocument]: async (payload) => {
+      await generateDocument(ctx, { documentId: documentId(payload) }, deps.renderers);
+    },
+    [TASKS.scanDocument]: async (payload) => {
+      await scanDocument(ctx, { documentId: documentId(payload) }, deps.scanner);
+    },
+    [TASKS.purgeDocuments]: async () => {
+      await purgeExpiredDocuments(ctx);
+    },
+  };
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<Worker> {
+  const ctx = systemCtx({ db: opts.database.db, clock: opts.clock ?? systemClock, config: opts.config });
+  const runner: Runner = await run({
+    pgPool: opts.database.pool,
+    concurrency: opts.concurrency ?? 2,
+    pollInterval: opts.pollIntervalMs ?? 2000,
+    noHandleSignals: true,
+    logger: workerLogger(opts.log),
+    taskList: taskList(ctx, {
+      scanner: opts.scanner ?? scannerFor(opts.config),
+      renderers: opts.renderers ?? defaultRenderers,
+    }),
+    // At minute 17 of every hour. graphile-worker records each tick in its known_crontabs table,
+    // so several nodes running workers still enqueue one purge per tick.
+    parsedCronItems: opts.cron === false ? [] : parseCronItems([{ task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' }]),
+  });
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= runner.stop();
+      return stopped;
+    },
+  };
+}
