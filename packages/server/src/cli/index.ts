@@ -23,6 +23,7 @@ program
   .option('--port <port>', 'port to listen on (default: PORT or 8080)')
   .option('--host <host>', 'address to bind (default: HOST or 127.0.0.1)')
   .option('--demo', 'load the demo catalogue when the database is empty')
+  .option('--workers <n>', 'run N worker processes sharing the port (Node cluster; default: one process)')
   // Loaded on use: the HTTP stack is the heaviest import, and other commands (and --help) do
   // not need it.
   .action(action(async (o) => void (await (await import('./serve.ts')).serve(o))));

@@ -28,12 +28,16 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
   let closing = false;
   const restarts: number[] = [];
   const live = new Set<Worker>();
+  const ready = new WeakSet<Worker>();
 
   const stopAll = async (code: number) => {
     if (closing) return;
     closing = true;
     const exits = [...live].map((w) => new Promise<void>((r) => (w.isDead() ? r() : w.once('exit', () => r()))));
-    for (const w of live) send(w, { type: 'shutdown' });
+    // A worker still loading has no message handler yet (the message would be lost) and no
+    // requests to drain: a signal ends it.
+    for (const w of live) if (ready.has(w)) send(w, { type: 'shutdown' });
+    else w.process.kill('SIGTERM');
     const force = setTimeout(() => {
       say(`workers did not drain within ${SHUTDOWN_GRACE_MS} ms; killing them`);
       for (const w of live) w.process.kill('SIGKILL');
@@ -60,6 +64,7 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
   const fork = () => {
     const w = cluster.fork({ [WORKER_ENV.url]: located.url, [WORKER_ENV.pool]: String(poolPerWorker(workers)) });
     live.add(w);
+    w.on('message', (m: ToPrimary) => m?.type === 'ready' && ready.add(w));
     w.on('exit', (code, signal) => {
       live.delete(w);
       if (closing) return;

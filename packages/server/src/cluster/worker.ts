@@ -45,7 +45,9 @@ export async function serveWorker(config: Config): Promise<void> {
   process.on('disconnect', () => void shutdown());
 
   const caches = await startCaches(url, config, lazyLog(() => app));
-  app = await buildApp({ database, config, ...(caches ? { caches } : {}) });
+  // The job queue is safe with several consumers (each job is taken by one), so every worker
+  // runs the job worker unless ATRIUM_WORKER=false, as a single process would.
+  app = await buildApp({ database, config, worker: config.worker, ...(caches ? { caches } : {}) });
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
   send({ type: 'ready', port: typeof addr === 'object' && addr ? addr.port : config.port });

@@ -24,6 +24,8 @@ export interface AuthDeps {
   config: Config;
   instanceId: string;
   testing?: Ctx['testing'];
+  /** Per-process token resolution cache (src/cache/tokens.ts); absent = a lookup per request. */
+  tokens?: { resolve: typeof resolveToken };
 }
 
 function bearer(req: FastifyRequest): string | null | undefined {
@@ -44,7 +46,7 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
       return sendError(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; use "Authorization: Bearer <token>"'));
     }
     if (token !== undefined) {
-      principal = await resolveToken(deps.db, deps.instanceId, token, deps.clock.now());
+      principal = await (deps.tokens ?? { resolve: resolveToken }).resolve(deps.db, deps.instanceId, token, deps.clock.now());
     }
     req.principal = principal;
     req.ctx = { db: deps.db, principal, clock: deps.clock, config: deps.config, ...(deps.testing ? { testing: deps.testing } : {}) };

@@ -12,7 +12,7 @@ import { updateEventDate } from '../../../domain/catalog/updateEventDate.ts';
 import { DateString, Event, EventDate, Id, IdList, ListQuery, listOf, OneQuery, oneOf } from '../../schemas/catalog.ts';
 import { EventBody, EventDateBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
-import { readConfig, unwrap, writeConfig } from './common.ts';
+import { datesReadConfig, readConfig, unwrap, writeConfig } from './common.ts';
 
 const Range = { date: Type.Optional(DateString), start_at: Type.Optional(DateString), end_at: Type.Optional(DateString) };
 const DateParams = Type.Object({ event_id: Id, id: Id });
@@ -35,7 +35,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'One event', params: IdParam, querystring: OneQuery, response: { 200: oneOf('event', Event), ...errorResponses(401, 404, 422) } },
   }, async (req) => ({ event: await getEvent(req.ctx, { id: req.params.id, locale: req.query.locale }) }));
   app.get('/events/:id/dates', {
-    config: readConfig,
+    config: datesReadConfig,
     schema: {
       tags, summary: 'Dates of an event: `date`, or start_at..end_at (at most 31 days; default today to end of month)', params: IdParam,
       querystring: Type.Object({ ...PageQuery, locale: ListQuery.locale, ...Range }),
@@ -46,11 +46,11 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { dates: page.items, meta: page.meta };
   });
   app.get('/events/:event_id/dates/:id', {
-    config: readConfig,
+    config: datesReadConfig,
     schema: { tags, summary: 'One event date with its seats', params: DateParams, querystring: OneQuery, response: { 200: oneOf('date', EventDate), ...errorResponses(401, 404, 422) } },
   }, async (req) => ({ date: await getEventDate(req.ctx, { ...req.params, locale: req.query.locale }) }));
   app.get('/dates', {
-    config: readConfig,
+    config: datesReadConfig,
     schema: {
       tags, summary: 'Event dates of every visible event (default today to end of month, instance zone)',
       querystring: Type.Object({ ...ListQuery, start_at: Range.start_at, end_at: Range.end_at, by_event_ids: Type.Optional(IdList) }),

@@ -1,0 +1,119 @@
+// Two real `atrium serve` processes on one database, no balancer: requests alternate between
+// them. Bookings never oversell across processes; a catalogue change through one node is seen by
+// the other's in-process cache within a second (NOTIFY); a revoked token is refused by both at
+// once; with Redis, a reseller's rate budget is shared.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { createToken } from '../../src/domain/accounts/createToken.ts';
+import { revokeToken } from '../../src/domain/accounts/revokeToken.ts';
+import { systemClock } from '../../src/domain/clock.ts';
+import { zonedInstant } from '../../src/domain/time.ts';
+import { freshDatabase } from '../helpers/db.ts';
+import * as f from '../helpers/factories.ts';
+import { bearer, startNode, type Answer, type Node } from './nodes.ts';
+
+const db = await freshDatabase();
+const clockCtx = { db: db.db, clock: systemClock };
+const nodes: Node[] = [];
+after(async () => {
+  await Promise.all(nodes.map((n) => n.stop()));
+  await db.drop();
+});
+
+const museumId = (await f.museum(db.db)).id;
+const CAPACITY = 60;
+const quota = await f.quota(db.db, { museumId, capacity: CAPACITY });
+const ticket = await f.ticket(db.db, { museumId, quotaIds: [quota.id], title: { de: 'Eintritt', en: 'Admission' } });
+const token = async (o: Parameters<typeof createToken>[1]) => createToken(clockCtx, o);
+const reseller = (await token({ class: 'reseller', name: 'partner' })).token;
+const staff = (await token({ class: 'user', name: 'staff', rights: ['catalog:write'] })).token;
+
+// With TEST_REDIS_URL both nodes count rate limits in Redis (the last test checks it).
+const redisUrl = process.env.TEST_REDIS_URL;
+const prefix = `atrium-mn-${process.pid}-${randomBytes(4).toString('hex')}:`;
+const env: Record<string, string> = { DATABASE_URL: db.url, ...(redisUrl ? { REDIS_URL: redisUrl, ATRIUM_REDIS_PREFIX: prefix } : {}) };
+let a: Node;
+let b: Node;
+before(async () => {
+  [a, b] = await Promise.all([startNode(env), startNode(env)]);
+  nodes.push(a, b);
+});
+
+describe('two atrium serve processes on one database', () => {
+  test('≥200 parallel order creates for the last 50 places, alternating nodes: never oversold, every 201 stored', async () => {
+    const time = zonedInstant(f.localDate(7), 600, 'Europe/Berlin').toISOString();
+    const order = (n: Node, quantity: number) =>
+      n.send('POST', '/api/v4/orders', { items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity, time } }] }, bearer(reseller));
+    assert.equal((await order(a, 10)).status, 201);
+    const wanted = Array.from({ length: 220 }, (_, i) => ({ node: i % 2 ? b : a, quantity: 1 + (i % 2) }));
+    const results = await Promise.all(wanted.map((w) => order(w.node, w.quantity)));
+    const created = results.flatMap((r, i) => (r.status === 201 ? [{ id: r.body.order.id as number, quantity: wanted[i]!.quantity }] : []));
+    const refusals = results.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body?.code}`);
+    const { rows } = await db.db.execute<{ n: number; orders: number }>(sql`select coalesce(sum(quantity), 0)::int n,
+      count(distinct order_id)::int orders from order_items where ticket_id = ${ticket.id} and start_at = ${time} and status = 'active'`);
+    assert.ok(rows[0]!.n <= CAPACITY, `sold ${rows[0]!.n} of ${CAPACITY}`);
+    assert.equal(rows[0]!.n, 10 + created.reduce((s, c) => s + c.quantity, 0), `every 201 is stored; refusals ${refusals.join(', ')}`);
+    assert.equal(rows[0]!.orders, 1 + created.length);
+    // Both nodes sold some of the places, and refusals are clean business answers, never a 500.
+    for (const side of [0, 1]) assert.ok(results.some((r, i) => i % 2 === side && r.status === 201), `node ${side} sold nothing`);
+    for (const r of refusals) assert.match(r, /^(422|409|503) [A-Z_]+$/);
+  });
+
+  test('a catalogue change through one node reaches the other node within 1 s; ETags change', async () => {
+    const list = (n: Node, headers = {}) => n.get('/api/v4/tickets?locale=en', headers);
+    const title = (r: Answer) => r.body.tickets.find((t: { id: number }) => t.id === ticket.id)?.title;
+    // Warm B's cache: the second read is served from memory, so what follows tests invalidation.
+    await list(b);
+    const warm = await list(b);
+    assert.equal(warm.headers.get('x-atrium-cache'), 'hit');
+    assert.equal(title(warm), 'Admission');
+    const oldTag = warm.headers.get('etag')!;
+    assert.equal((await list(b, { 'if-none-match': oldTag })).status, 304);
+
+    const put = await a.send('PUT', `/api/v4/tickets/${ticket.id}`, { title: { de: 'Eintritt', en: 'Admission (changed)' } }, bearer(staff));
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const t0 = Date.now();
+    let seen: Answer;
+    do seen = await list(b);
+    while (title(seen) !== 'Admission (changed)' && Date.now() - t0 < 3_000);
+    const ms = Date.now() - t0;
+    assert.equal(title(seen), 'Admission (changed)');
+    assert.ok(ms <= 1_000, `visible on the other node after ${ms} ms`);
+    assert.notEqual(seen.headers.get('etag'), oldTag);
+    assert.equal((await list(b, { 'if-none-match': oldTag })).status, 200);
+    // The writing node reads its own write at once (its cache is cleared by the write itself).
+    assert.equal(title(await list(a)), 'Admission (changed)');
+  });
+
+  test('a revoked token is refused by both nodes at once', async () => {
+    const created = await token({ class: 'reseller', name: 'leaky' });
+    const h = bearer(created.token);
+    // Resolve it on both nodes a few times so both hold it in their token caches.
+    for (let i = 0; i < 3; i++) for (const n of [a, b]) assert.equal((await n.get('/api/v4/whoami', h)).status, 200);
+    await revokeToken(clockCtx, { tokenId: created.tokenId });
+    const [ra, rb] = await Promise.all([a.get('/api/v4/whoami', h), b.get('/api/v4/whoami', h)]);
+    assert.deepEqual([ra.status, rb.status], [401, 401]);
+    assert.match(rb.body.error, /revoked/);
+    // Other tokens are unaffected.
+    assert.equal((await b.get('/api/v4/whoami', bearer(reseller))).status, 200);
+  });
+});
+
+test('with Redis, a reseller budget is shared by two processes', { skip: redisUrl ? false : 'TEST_REDIS_URL not set' }, async () => {
+  const admin = new Redis(redisUrl!);
+  try {
+    // The account's own limit (10/min); the nodes' default is raised for the other tests.
+    const h = bearer((await token({ class: 'reseller', name: 'budget', rateLimitPerMinute: 10 })).token);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await (i % 2 ? b : a).get('/api/v4/whoami', h)).status);
+    assert.equal(statuses.filter((s) => s === 200).length, 10, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 20);
+  } finally {
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length) await admin.del(...keys);
+    admin.disconnect();
+  }
+});
