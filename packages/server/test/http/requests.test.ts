@@ -262,3 +262,34 @@ describe('GET /requests', () => {
     assert.equal((await get('/requests?updated_since=yesterday', mine)).statusCode, 422);
   });
 });
+
+describe('hostile input', () => {
+  test('NUL and control characters are a 422, never a database error, and write nothing', async () => {
+    const before = await counts();
+    const cases: Array<[object, string]> = [
+      [valid({ foreign_id: 'a\u0000b' }), 'Foreign id is invalid'],
+      [valid({ notes: 'line\u0000' }), 'Notes is invalid'],
+      [valid({ contact: { name: 'Bea', phone: '+49 30 123456', role: 'x\u0000' } }), 'Contact role is invalid'],
+      [valid({ contact: { name: 'B\u0000', phone: '+49 30 123456' } }), 'Contact name is invalid'],
+      [valid({ items: [{ tour_id: tourId, start_time: '2026\u0000', language_id: langId }] }), 'items[0] start_time must be an ISO 8601 timestamp'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(body);
+      assert.equal(res.statusCode, 422, res.body);
+      assert.equal(res.json().code, 'VALIDATION_FAILED');
+      // NUL may already be refused by a body-wide guard; then with its own message.
+      assert.ok(res.json().errors.includes(message) || /NUL/.test(res.body), res.body);
+    }
+    const ctl = await post(valid({ foreign_id: 'a\u0001b' }));
+    assert.deepEqual([ctl.statusCode, ctl.json().errors], [422, ['Foreign id is invalid']]);
+    assert.equal((await get('/requests?foreign_id=a%00b')).statusCode, 422);
+    assert.deepEqual(await counts(), before);
+    const req = (await post(valid())).json().request;
+    const staff = await t.token({ class: 'user', rights: ['requests:write'] });
+    const res = await t.request({ method: 'POST', url: `/api/v4/requests/${req.id}/decline`, token: staff, payload: { reason: 'no\u0000' } });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'VALIDATION_FAILED');
+    const tab = await t.request({ method: 'POST', url: `/api/v4/requests/${req.id}/decline`, token: staff, payload: { reason: 'a\tb' } });
+    assert.equal(tab.json().request.decline_reason, 'a\tb');
+  });
+});

@@ -52,6 +52,8 @@ export async function createRequest(ctx: Ctx, input: CreateRequestInput): Promis
   const accountId = requestWriter(ctx.principal).accountId;
   const hash = requestHash(input);
   const foreignId = input.foreign_id;
+  // Checked before the lookup: PostgreSQL refuses NUL in a query parameter.
+  if (foreignId !== undefined && /[\u0000-\u001f\u007f]/.test(foreignId)) throw invalid(SAVE_FAILED, ['Foreign id is invalid']);
   if (foreignId) {
     const replay = await existingByForeignId(ctx, accountId, foreignId, hash);
     if (replay) return replay;

@@ -22,7 +22,11 @@ export async function listRequests(
 ): Promise<{ requests: RequestView[]; total: number; page: number; perPage: number }> {
   const zone = ctx.config.zone;
   const where: SQL[] = [visibleRequests(ctx.principal)];
-  if (input.foreign_id !== undefined) where.push(eq(requests.foreignId, input.foreign_id));
+  if (input.foreign_id !== undefined) {
+    // PostgreSQL refuses NUL in a parameter; no stored foreign_id contains one anyway.
+    if (input.foreign_id.includes('\u0000')) throw new DomainError('VALIDATION_FAILED', 'foreign_id is invalid');
+    where.push(eq(requests.foreignId, input.foreign_id));
+  }
   if (input.status) where.push(eq(requests.status, input.status));
   if (input.updated_since) {
     const since = isValidDate(input.updated_since)

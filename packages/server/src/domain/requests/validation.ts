@@ -20,6 +20,7 @@ export interface RequestItemInput {
 }
 
 export interface ScalarInput {
+  notes?: string | null;
   date?: string;
   participants?: number;
   companions?: number;
@@ -27,6 +28,10 @@ export interface ScalarInput {
 }
 
 const ROLE_MAX = 100;
+// PostgreSQL text refuses NUL: it must be a 422 here, never a database error. Single-line fields
+// refuse every control character, notes (multi-line) only NUL.
+const NUL = /\u0000/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Checks of the request's own fields that need no database. */
 export function checkScalars(input: ScalarInput, today: string, errors: string[]): void {
@@ -37,7 +42,11 @@ export function checkScalars(input: ScalarInput, today: string, errors: string[]
   else if (input.participants < 1) errors.push('Participants must be greater than or equal to 1');
   if (input.companions !== undefined && input.companions < 0) errors.push('Companions must be greater than or equal to 0');
   if (!input.items || input.items.length === 0) errors.push("Items can't be blank");
+  if (input.notes && NUL.test(input.notes)) errors.push('Notes is invalid');
 }
+
+/** A free-text reason (decline): multi-line, but never NUL. */
+export const isStorableText = (text: string) => !NUL.test(text);
 
 /**
  * A contact person: a name and an email or a phone, each checked like a customer's field.
@@ -60,7 +69,7 @@ export function checkContact(raw: unknown, errors: string[]): RequestContact | n
   }
   let role: string | null = null;
   if (r.role !== undefined && r.role !== null) {
-    if (typeof r.role !== 'string') problems.push('Role is invalid');
+    if (typeof r.role !== 'string' || CONTROL.test(r.role)) problems.push('Role is invalid');
     else if ([...r.role.trim()].length > ROLE_MAX) problems.push(`Role is too long (maximum is ${ROLE_MAX} characters)`);
     else role = r.role.trim() || null;
   }
