@@ -89,9 +89,10 @@ export interface DocumentUploadFallback {
 
 type RequestOne = OkBody<`${A}/requests/{id}`, 'get'>;
 type DocumentOne = OkBody<`${A}/documents/{id}`, 'get'>;
-export type RequestRecord = Or<RequestOne extends { request: infer R } ? R : never, RequestRecordFallback>;
+type Inner<B, K extends string, F> = [B] extends [never] ? F : B extends { [k in K]: infer R } ? R : F;
+export type RequestRecord = Inner<RequestOne, 'request', RequestRecordFallback>;
 export type RequestInput = Or<BodyOf<`${A}/requests`, 'post'>, RequestInputFallback>;
-export type DocumentRecord = Or<DocumentOne extends { document: infer D } ? D : never, DocumentRecordFallback>;
+export type DocumentRecord = Inner<DocumentOne, 'document', DocumentRecordFallback>;
 export type DocumentUpload = Or<BodyOf<`${A}/documents`, 'post'>, DocumentUploadFallback>;
 
 /** A downloaded document file. */
