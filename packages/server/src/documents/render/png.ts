@@ -1,8 +1,8 @@
 // A minimal PNG writer for black-and-white module grids (barcodes). bwip-js' own PNG drawing
 // (PostScript-style rasteriser plus a pure-JS deflate) costs 15-30 ms per code, most of a ticket
-// page's budget; scaling a module grid into 8-bit grayscale rows and deflating them with
-// node:zlib costs well under a millisecond. Output: colour type 0 (gray), bit depth 8, no
-// interlace, filter 0 on every row: exactly the kind of PNG pdfkit embeds without re-encoding.
+// page's budget; packing a module grid into 1-bit rows and deflating them with node:zlib costs
+// well under a millisecond. Output: colour type 0 (gray), bit depth 1, no interlace, filter 0 on
+// every row: the kind of PNG pdfkit embeds without re-encoding (no alpha, no palette).
 import zlib from 'node:zlib';
 
 const CRC_TABLE = (() => {
@@ -32,25 +32,10 @@ function chunk(type: string, data: Buffer): Buffer {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Encodes 8-bit grayscale pixels (row-major, `width * height` bytes) as a PNG. */
-export function grayPng(width: number, height: number, pixels: Uint8Array): Buffer {
-  if (pixels.length !== width * height) throw new Error('grayPng: pixel count does not match the size');
-  const raw = Buffer.alloc((width + 1) * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * (width + 1)] = 0; // filter: none
-    raw.set(pixels.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // colour type: grayscale
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
 /**
  * A module grid (true = dark), each module drawn as `scale.x` × `scale.y` pixels, with `quiet`
- * light modules around it (the quiet zone scanners need), as a PNG.
+ * light modules around it (the quiet zone scanners need), as a 1-bit grayscale PNG. One bit per
+ * pixel keeps the data to deflate 8× smaller than 8-bit gray; identical rows are built once.
  */
 export function gridPng(
   cols: number,
@@ -61,13 +46,23 @@ export function gridPng(
 ): Buffer {
   const w = (cols + 2 * quiet.x) * scale.x;
   const h = (rows + 2 * quiet.y) * scale.y;
-  const px = new Uint8Array(w * h).fill(255);
+  const stride = Math.ceil(w / 8) + 1; // filter byte + packed pixels, MSB first, 1 = white
+  const raw = Buffer.alloc(stride * h);
+  const light = Buffer.alloc(stride, 0xff);
+  light[0] = 0; // filter: none
+  for (let y = 0; y < h; y++) light.copy(raw, y * stride);
   for (let my = 0; my < rows; my++) {
+    const line = Buffer.from(light);
     for (let mx = 0; mx < cols; mx++) {
       if (!dark(mx, my)) continue;
-      const x0 = (mx + quiet.x) * scale.x;
-      for (let y = (my + quiet.y) * scale.y, yEnd = y + scale.y; y < yEnd; y++) px.fill(0, y * w + x0, y * w + x0 + scale.x);
+      for (let x = (mx + quiet.x) * scale.x, xEnd = x + scale.x; x < xEnd; x++) line[1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
+    for (let y = (my + quiet.y) * scale.y, yEnd = y + scale.y; y < yEnd; y++) line.copy(raw, y * stride);
   }
-  return grayPng(w, h, px);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // colour type: grayscale
+  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
