@@ -53,12 +53,21 @@ describe('requests', () => {
 });
 
 describe('documents', () => {
-  test('a finalized order has documents; the download waits through 202 until the PDF is ready', { skip: noDocuments }, async () => {
+  test('a finalized order has documents; the download polls through 202 until the worker has made the PDF', { skip: noDocuments }, async (t) => {
     const c = env.client();
     const order = await c.orders.create({ finalize: true, items: [{ type: 'Ticket', attributes: { id: env.ticketId, quantity: 1, time: env.slot(600) } }] });
     const docs = await c.documents.list({ order_id: order.id });
     assert.ok(docs.length > 0, 'finalizing produces documents');
-    const file = await c.documents.download(docs[0]!.id, { deadlineMs: 30_000 });
+    const DL = new RegExp(`/documents/${docs[0]!.id}/download$`);
+    // No worker yet: the server answers 202 and the client keeps polling; then the worker starts.
+    const download = c.documents.download(docs[0]!.id, { deadlineMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 700));
+    const { testWorker } = await import('../../server/test/jobs/support.ts');
+    const worker = await testWorker(env.t);
+    t.after(() => worker.stop());
+    const file = await download;
     assert.equal(Buffer.from(file.bytes.subarray(0, 4)).toString('latin1'), '%PDF');
+    assert.equal(env.proxy.seen.find((s) => DL.test(s.url))?.status, 202, 'the first answer was 202');
+    assert.ok(env.proxy.count('GET', DL) >= 2);
   });
 });

@@ -19,6 +19,7 @@ const EP = {
   request: endpoint('GET', '/requests/{id}'),
   accept: endpoint('POST', '/requests/{id}/accept'),
   decline: endpoint('POST', '/requests/{id}/decline'),
+  withdraw: endpoint('POST', '/requests/{id}/withdraw'),
 };
 
 export class Customers {
@@ -94,6 +95,10 @@ export class Requests {
   decline(id: number, reason?: string, o: WriteOptions = {}): Promise<RequestRecord> {
     const body = reason ? { reason } : {};
     return safeCreate(this.core.http, { ep: EP.decline, call: { ...o, params: { id }, body }, unwrap: (b) => b?.request, lookup: () => this.inStatus(id, 'declined') });
+  }
+  /** Withdraws your own pending request. After an ambiguous failure the request is read back first. */
+  withdraw(id: number, o: WriteOptions = {}): Promise<RequestRecord> {
+    return safeCreate(this.core.http, { ep: EP.withdraw, call: { ...o, params: { id } }, unwrap: (b) => b?.request, lookup: () => this.inStatus(id, 'withdrawn') });
   }
   private async inStatus(id: number, status: string): Promise<RequestRecord | undefined> {
     const r = await this.get(id, { maxAttempts: 1 });

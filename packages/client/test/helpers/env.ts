@@ -15,8 +15,8 @@ export const OPENAPI = JSON.parse(
   fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../openapi/openapi.json'), 'utf8'),
 ) as { paths: Record<string, Record<string, unknown>> };
 
-/** Whether the committed OpenAPI document has this path (requests/documents land later). */
-export const hasRoute = (p: string) => Boolean(OPENAPI.paths[`/api/v4${p}`]);
+/** Whether the committed OpenAPI document has this path (requests/documents land later; ATRIUM_CLIENT_ALL_ROUTES=1 assumes all). */
+export const hasRoute = (p: string) => process.env.ATRIUM_CLIENT_ALL_ROUTES === '1' || Boolean(OPENAPI.paths[`/api/v4${p}`]);
 
 export interface LogLine {
   level: string;
