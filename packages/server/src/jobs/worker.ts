@@ -77,6 +77,10 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     concurrency: opts.concurrency ?? 2,
     pollInterval: opts.pollIntervalMs ?? 2000,
     noHandleSignals: true,
+    // With batching (even a 0 ms window) the pool awaits the last completions and failures when
+    // it shuts down; unbatched they are fire-and-forget, and a stop right after a job finished
+    // could leave it locked (re-run hours later) once the pool is closed.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: workerLogger(opts.log),
     taskList: taskList(ctx, {
       scanner: opts.scanner ?? scannerFor(opts.config),
