@@ -66,9 +66,10 @@ async function start(args: string[], env: Record<string, string>, ready: RegExp)
   };
 }
 
-export function startAtrium(databaseUrl: string, env: Record<string, string> = {}): Promise<Child> {
+/** `args` go after `serve --port 0`, e.g. ['--workers', '2']. */
+export function startAtrium(databaseUrl: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
   return start(
-    ['packages/server/bin/atrium.js', 'serve', '--port', '0'],
+    ['packages/server/bin/atrium.js', 'serve', '--port', '0', ...args],
     { DATABASE_URL: databaseUrl, ATRIUM_RESELLER_RATE_LIMIT: '1000000', ...env },
     /ready in \d+ ms on http:\/\/127\.0\.0\.1:(\d+)/,
   );
