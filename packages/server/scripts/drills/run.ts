@@ -1,0 +1,95 @@
+// The crash drills, on demand (`npm run drills` in packages/server) and in CI (.ci/run, after the
+// suites). They start their own embedded PostgreSQL in a temp directory, so they touch nothing
+// else; the drill that restarts the machine's PostgreSQL 15 runs only with
+// ATRIUM_DRILL_RESTART_SYSTEM_PG=1 (CI sets it once nothing else uses that server).
+// Prints one line per check and `drills: N passed, N failed`; exits 1 on any failure.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startEmbedded, type EmbeddedServer } from '../../src/db/embedded.ts';
+import { crashDrill } from './crash.ts';
+import { dbRestartDrill, type DbControl } from './db-restart.ts';
+import { drillDatabase, sleep, type Check } from './lib.ts';
+
+function systemPg(): DbControl {
+  const version = process.env.ATRIUM_DRILL_PG_VERSION ?? fs.readdirSync('/etc/postgresql').sort().at(-1)!;
+  const ctl = (action: string, ...extra: string[]) =>
+    execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action, ...extra], { stdio: 'inherit' });
+  return {
+    label: `system PostgreSQL ${version}`,
+    // stop, pause, start (rather than `restart`): the server must be seen answering 503 in between.
+    stop: async () => void ctl('stop'),
+    async start() {
+      ctl('start');
+      for (let i = 0; i < 30; i++) {
+        try {
+          execFileSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], { stdio: 'ignore' });
+          return;
+        } catch {
+          await sleep(500);
+        }
+      }
+    },
+  };
+}
+
+export async function runDrills(): Promise<Check[]> {
+  const started = Date.now();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-drill-'));
+  fs.chmodSync(tmp, 0o755);
+  const dir = path.join(tmp, 'pg');
+  const port = await freePort();
+  let pg: EmbeddedServer | undefined = await startEmbedded({ dir, port, persistent: true });
+  const checks: Check[] = [];
+  // ATRIUM_DRILLS=crash or =restart runs one of them (default: both).
+  const only = process.env.ATRIUM_DRILLS;
+  try {
+    if (!only || only.includes('crash')) {
+      const a = await drillDatabase(pg.url, 'atrium_drill_crash');
+      checks.push(...(await crashDrill(a)).list);
+      await a.drop();
+    }
+    if (!only || only.includes('restart')) {
+      const b = await drillDatabase(pg.url, 'atrium_drill_restart');
+      const embedded: DbControl = {
+        label: 'embedded PostgreSQL',
+        stop: async () => {
+          await pg!.stop();
+          pg = undefined;
+        },
+        start: async () => {
+          pg = await startEmbedded({ dir, port, persistent: true });
+        },
+      };
+      checks.push(...(await dbRestartDrill(b, embedded)).list);
+      await b.drop();
+
+      if (process.env.ATRIUM_DRILL_RESTART_SYSTEM_PG === '1') {
+        const admin = process.env.ATRIUM_DRILL_SYSTEM_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+        const c = await drillDatabase(admin, 'atrium_drill_system_restart');
+        checks.push(...(await dbRestartDrill(c, systemPg())).list);
+        await c.drop();
+      } else {
+        console.log('(the restart drill on the machine\'s PostgreSQL runs only with ATRIUM_DRILL_RESTART_SYSTEM_PG=1)');
+      }
+    }
+  } finally {
+    await pg?.stop().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const failed = checks.filter((c) => !c.ok);
+  console.log(`drills: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s)`);
+  for (const f of failed) console.log(`  FAILED ${f.drill}: ${f.name} — ${f.detail}`);
+  return checks;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runDrills()
+    .then((checks) => process.exit(checks.every((c) => c.ok) ? 0 : 1))
+    .catch((e) => {
+      console.error(e);
+      process.exit(1);
+    });
+}
