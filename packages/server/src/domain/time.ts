@@ -24,7 +24,7 @@ export function zonedInstant(date: string, minutes: number, zone: string): Date 
   // Luxon resolves an ambiguous wall time (fall-back hour) to the later offset; a visitor meets the
   // first occurrence, so step back when the same wall time also exists 30 or 60 minutes earlier.
   for (const shift of [60, 30]) {
-    const earlier = dt.minus({ minutes: shift });
+    const earlier: DateTime = dt.minus({ minutes: shift });
     if (earlier.day === dt.day && earlier.hour === dt.hour && earlier.minute === dt.minute) return earlier.toJSDate();
   }
   return dt.toJSDate();

@@ -92,6 +92,20 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
       errors: err.validation.map((v) => describe(v, err.validationContext)),
     });
   }
+  switch (sqlState(err)) {
+    case '55P03':
+    case '40001':
+    case '40P01':
+      return new DomainError('CAPACITY_BUSY', 'the slot is busy; retry once after a short delay', { retryAfter: 1 });
+    // A NUL character in a body string: text and jsonb columns cannot hold it. Domains that
+    // validate text say so in their own words first; this is the net under all of them (every
+    // write runs in a transaction, so nothing was stored).
+    case '22021':
+    case '22P05':
+      return new DomainError('VALIDATION_FAILED', 'request is invalid', {
+        errors: ['text must not contain a NUL character'],
+      });
+  }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
@@ -107,10 +121,6 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
       return new DomainError('BAD_REQUEST', 'request URL is malformed');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new DomainError('BAD_REQUEST', 'a path parameter is too long');
-    case '55P03':
-    case '40001':
-    case '40P01':
-      return new DomainError('CAPACITY_BUSY', 'the slot is busy; retry once after a short delay', { retryAfter: 1 });
   }
   if (err instanceof SyntaxError && err.statusCode === 400) {
     return new DomainError('BAD_REQUEST', 'request body is not valid JSON');
@@ -129,15 +139,24 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
 }
 
 /** The first value under `v` that PostgreSQL cannot take: a non-finite number or a NUL in text. */
-function unstorable(v: unknown, at: string, depth: number): string | null {
+function unstorable(v: unknown, at: string, depth: number, strings = true): string | null {
   if (typeof v === 'number') return Number.isFinite(v) ? null : `${at} must be a finite number`;
-  if (typeof v === 'string') return v.includes('\u0000') ? `${at} must not contain a NUL character` : null;
+  if (typeof v === 'string') return strings && v.includes('\u0000') ? `${at} must not contain a NUL character` : null;
   if (!v || typeof v !== 'object' || depth > 20) return null;
   for (const [k, x] of Object.entries(v)) {
-    const p = unstorable(x, depth === 0 ? '' : at ? `${at}.${k}` : k, depth + 1);
+    const p = unstorable(x, depth === 0 ? '' : at ? `${at}.${k}` : k, depth + 1, strings);
     if (p) return p;
   }
   return null;
+}
+
+/** SQLSTATE of a pg error, also when Drizzle wraps it (the driver error is its `cause`). */
+function sqlState(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -192,18 +211,18 @@ export function errorHandling(app: FastifyInstance) {
   // Two values pass the schemas but cannot reach PostgreSQL (found by the contract fuzzer,
   // test/fuzz), so they are refused here, after validation, as 422 instead of failing in SQL as a
   // 500: a number coerced from "1e999" or "Infinity" (ajv coerces it to Infinity and then skips
-  // minimum/maximum, which only test finite numbers), and a string with a NUL character (text
-  // columns cannot hold one).
+  // minimum/maximum, which only test finite numbers), and a NUL character in a query or path
+  // parameter. A NUL in a body string is left to the domain's own validation (customers say
+  // "City is invalid" under "customer could not be saved"), with SQLSTATE 22021/22P05 above as the
+  // net under every other writer.
   app.addHook('preHandler', async (req, reply) => {
     // Only declared parameters: an unknown query parameter is ignored, whatever it holds.
     const schema = (req.routeOptions.schema ?? {}) as { querystring?: { properties?: object }; params?: { properties?: object } };
     const declared = (values: unknown, s?: { properties?: object }) =>
       Object.fromEntries(Object.entries((values ?? {}) as object).filter(([k]) => s?.properties && k in s.properties));
-    const problem = unstorable(
-      { query: declared(req.query, schema.querystring), params: declared(req.params, schema.params), body: req.body },
-      '',
-      0,
-    );
+    const problem =
+      unstorable({ query: declared(req.query, schema.querystring), params: declared(req.params, schema.params) }, '', 0) ??
+      unstorable({ body: req.body }, '', 0, false);
     if (problem) return sendError(req, reply, new DomainError('VALIDATION_FAILED', 'request is invalid', { errors: [problem] }));
   });
 
