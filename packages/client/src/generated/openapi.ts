@@ -445,6 +445,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -718,6 +727,420 @@ export interface paths {
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List visible documents (filters order_id, request_id, kind, status) */
+        get: {
+            parameters: {
+                query?: {
+                    kind?: "ticket" | "invoice" | "confirmation" | "attachment";
+                    order_id?: number;
+                    /** @description Page number, default 1. */
+                    page?: number;
+                    /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
+                    per_page?: number;
+                    request_id?: number;
+                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                    status?: "processing" | "available" | "rejected" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documents: {
+                                /** @description End of retention: afterwards the download answers 410. */
+                                available_until: string;
+                                byte_size: number;
+                                content_type: string;
+                                created_at: string;
+                                download_url: string;
+                                filename: string;
+                                id: number;
+                                invoice_number: null | string;
+                                kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                order_id: null | number;
+                                request_id: null | number;
+                                sha256: null | string;
+                                /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                status: "processing" | "available" | "rejected" | "expired";
+                                updated_at: string;
+                            }[];
+                            meta: {
+                                page: number;
+                                per_page: number;
+                                total_count: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Upload an attachment of an order or a request (base64 JSON); answered 202 while it is virus-scanned */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The file, base64-encoded; its decoded size is limited (ATRIUM_UPLOAD_MAX_BYTES, default 10 MiB). */
+                        content_base64: string;
+                        /** @description One of the instance allow-list (default application/pdf, image/png, image/jpeg). */
+                        content_type: string;
+                        filename: string;
+                        order_id?: number;
+                        request_id?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            document: {
+                                /** @description End of retention: afterwards the download answers 410. */
+                                available_until: string;
+                                byte_size: number;
+                                content_type: string;
+                                created_at: string;
+                                download_url: string;
+                                filename: string;
+                                id: number;
+                                invoice_number: null | string;
+                                kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                order_id: null | number;
+                                request_id: null | number;
+                                sha256: null | string;
+                                /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                status: "processing" | "available" | "rejected" | "expired";
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Body too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Body is not application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Metadata of one document (status, size, retention) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            document: {
+                                /** @description End of retention: afterwards the download answers 410. */
+                                available_until: string;
+                                byte_size: number;
+                                content_type: string;
+                                created_at: string;
+                                download_url: string;
+                                filename: string;
+                                id: number;
+                                invoice_number: null | string;
+                                kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                order_id: null | number;
+                                request_id: null | number;
+                                sha256: null | string;
+                                /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                status: "processing" | "available" | "rejected" | "expired";
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/documents/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the file: 200 with the bytes, 202 while generating or scanning (Retry-After), 410 once gone */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file; Content-Type and Content-Disposition name it. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Still being generated or virus-scanned: retry after Retry-After (code DOCUMENT_PROCESSING). */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Resource existed but is no longer available. */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1053,6 +1476,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -1281,6 +1713,15 @@ export interface paths {
                                 vat_pct: number;
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -1538,6 +1979,15 @@ export interface paths {
                                 total_count: number;
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -2008,6 +2458,15 @@ export interface paths {
                                 };
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -2566,6 +3025,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -2763,6 +3231,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -2848,7 +3325,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -2993,7 +3474,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3058,7 +3543,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3205,7 +3694,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3254,6 +3747,15 @@ export interface paths {
                                 updated_at: string;
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -3335,7 +3837,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3492,7 +3998,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3641,7 +4151,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3690,6 +4204,15 @@ export interface paths {
                                 updated_at: string;
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -3769,7 +4292,11 @@ export interface paths {
                                 currency: string;
                                 customer_id: number | null;
                                 documents: {
-                                    [key: string]: unknown;
+                                    filename: string;
+                                    id: number;
+                                    kind: "ticket" | "invoice" | "confirmation" | "attachment";
+                                    /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
+                                    status: "processing" | "available" | "rejected" | "expired";
                                 }[];
                                 expires_at: string | null;
                                 finalized_at: string | null;
@@ -3818,6 +4345,15 @@ export interface paths {
                                 updated_at: string;
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -4092,6 +4628,15 @@ export interface paths {
                                 ticket_ids: number[];
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -4369,6 +4914,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -4407,6 +4961,787 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List visible requests (filters foreign_id, status, updated_since) */
+        get: {
+            parameters: {
+                query?: {
+                    foreign_id?: string;
+                    /** @description Page number, default 1. */
+                    page?: number;
+                    /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
+                    per_page?: number;
+                    status?: "pending" | "accepted" | "declined" | "withdrawn";
+                    /** @description Changed at or after (date or timestamp). */
+                    updated_since?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                page: number;
+                                per_page: number;
+                                total_count: number;
+                            };
+                            requests: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a group booking request; with foreign_id a repeat returns the existing request */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Also accepted wrapped as {"request": {...}}. Give customer or customer_id. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Accompanying adults (teachers, carers). */
+                        companions?: number;
+                        contact?: null | {
+                            email?: null | string;
+                            name?: null | string;
+                            phone?: null | string;
+                            role?: null | string;
+                            surname?: null | string;
+                            tel?: null | string;
+                        };
+                        /** @description A new customer, as POST /customers. */
+                        customer?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Existing customer id or foreign_id. */
+                        customer_id?: number | string;
+                        /** @description YYYY-MM-DD, museum-local; not in the past. */
+                        date?: string;
+                        /** @description Your key; a repeat with the same content returns the existing request. */
+                        foreign_id?: string;
+                        /** @description Requested tours (at least one). */
+                        items?: {
+                            language_id: number;
+                            /** @description Tour start (ISO 8601), on the requested date. */
+                            start_time: string;
+                            tour_id: number;
+                        }[];
+                        notes?: null | string;
+                        /** @description Group size (at least 1). */
+                        participants?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Body is not application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/requests/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a pending request: books and finalizes an order for its tours (capacity checked, all or nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a pending request with a reason */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Body is not application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/requests/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw your own pending request */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                companions: number;
+                                contact: null | {
+                                    email: null | string;
+                                    name: string;
+                                    phone: null | string;
+                                    role: null | string;
+                                    surname: null | string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                customer_id: null | number;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                decline_reason: null | string;
+                                foreign_id: null | string;
+                                id: number;
+                                items: {
+                                    language_id: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description In the museum's zone.
+                                     */
+                                    start_time: string;
+                                    tour_id: number;
+                                }[];
+                                notes: null | string;
+                                order_id: null | number;
+                                participants: number;
+                                status: "pending" | "accepted" | "declined" | "withdrawn";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token missing, expired, revoked, invalid or of another instance. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Token valid but lacking the permission. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Record not found, outside the caller scope, or route invalid. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation or business-rule error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4673,6 +6008,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
@@ -5068,6 +6412,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -5295,6 +6648,15 @@ export interface paths {
                                 [key: string]: number;
                             };
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
@@ -5739,6 +7101,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -6129,6 +7500,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -6360,6 +7740,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */
                 401: {
                     headers: {
@@ -6438,6 +7827,15 @@ export interface paths {
                                 start_time: string;
                             }[];
                         };
+                    };
+                };
+                /** @description Malformed request (for example invalid JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Token missing, expired, revoked, invalid or of another instance. */

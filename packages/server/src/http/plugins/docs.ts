@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ErrorBody } from '../schemas/common.ts';
+import { ErrorBody, errorResponses } from '../schemas/common.ts';
 
 export const API_VERSION = '4.4';
 export const SYSTEM_VERSION = '0.1.0';
@@ -40,6 +40,10 @@ export async function docs(app: FastifyInstance) {
     schema['x-token-classes'] = classes;
     if (access.right) schema['x-user-right'] = `${access.right[0]}:${access.right[1]}`;
     schema.security = access.anonymous ? [{}, { bearer: [] }] : [{ bearer: [] }];
+    // Any route with path parameters can be refused by the router before it runs: a segment that
+    // is not valid percent-encoded UTF-8, or a parameter over the length limit, is a 400.
+    const response = schema.response as Record<string, unknown> | undefined;
+    if (schema.params && response && !response[400]) Object.assign(response, errorResponses(400));
   });
   await app.register(swaggerUi, { routePrefix: '/api-docs', staticCSP: true });
   app.get('/api-docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
