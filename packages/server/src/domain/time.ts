@@ -5,6 +5,35 @@ import { DateTime } from 'luxon';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
+// Zone rules do not change while the process runs, so conversions are memoised. Availability
+// turns dozens of slots into instants and back per request, and Luxon's Intl-based offset lookup
+// was the costliest step on that path (profiled: about half the CPU of /tickets/:id/capacity).
+const memo = new Map<string, number>();
+function remember(key: string, compute: () => number): number {
+  let v = memo.get(key);
+  if (v === undefined) {
+    if (memo.size >= 200_000) memo.clear();
+    v = compute();
+    memo.set(key, v);
+  }
+  return v;
+}
+
+// Offsets of every zone in use are whole multiples of 15 minutes, and so are the UTC instants of
+// their transitions, so the offset is constant within each 15-minute UTC bucket.
+const BUCKET_MS = 15 * 60_000;
+function offsetMinutes(ms: number, zone: string): number {
+  const bucket = Math.floor(ms / BUCKET_MS);
+  return remember(`o|${zone}|${bucket}`, () => DateTime.fromMillis(bucket * BUCKET_MS, { zone }).offset);
+}
+
+/** The instant shifted by the zone's offset, read with UTC getters as local wall time. */
+function wall(instant: Date, zone: string): Date {
+  return new Date(instant.getTime() + offsetMinutes(instant.getTime(), zone) * 60_000);
+}
+
+const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
+
 export function isValidDate(text: string): boolean {
   return DATE_RE.test(text) && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
 }
@@ -15,6 +44,10 @@ export function isValidDate(text: string): boolean {
  * exist (spring-forward gap) moves forward by the gap, an ambiguous one takes the earlier instant.
  */
 export function zonedInstant(date: string, minutes: number, zone: string): Date {
+  return new Date(remember(`z|${zone}|${date}|${minutes}`, () => computeZonedInstant(date, minutes, zone)));
+}
+
+function computeZonedInstant(date: string, minutes: number, zone: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const dt = DateTime.fromObject(
     { year: y, month: m, day: d, hour: Math.floor(minutes / 60), minute: minutes % 60 },
@@ -25,29 +58,35 @@ export function zonedInstant(date: string, minutes: number, zone: string): Date 
   // first occurrence, so step back when the same wall time also exists 30 or 60 minutes earlier.
   for (const shift of [60, 30]) {
     const earlier: DateTime = dt.minus({ minutes: shift });
-    if (earlier.day === dt.day && earlier.hour === dt.hour && earlier.minute === dt.minute) return earlier.toJSDate();
+    if (earlier.day === dt.day && earlier.hour === dt.hour && earlier.minute === dt.minute) return earlier.toMillis();
   }
-  return dt.toJSDate();
+  return dt.toMillis();
 }
 
 /** Local midnight of `date` in `zone` (the key of day quotas). */
 export function startOfLocalDay(date: string, zone: string): Date {
-  return DateTime.fromISO(date, { zone }).startOf('day').toJSDate();
+  return new Date(remember(`d|${zone}|${date}`, () => DateTime.fromISO(date, { zone }).startOf('day').toMillis()));
 }
 
 export function localDateOf(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISODate()!;
+  return wall(instant, zone).toISOString().slice(0, 10);
 }
 
 /** Minutes after local midnight (wall clock) of an instant. */
 export function localMinutesOf(instant: Date, zone: string): number {
-  const dt = DateTime.fromJSDate(instant, { zone });
-  return dt.hour * 60 + dt.minute;
+  const w = wall(instant, zone);
+  return w.getUTCHours() * 60 + w.getUTCMinutes();
 }
 
-/** ISO 8601 with the zone's offset and no milliseconds: "2026-07-06T11:00:00+02:00". */
+const UNIVERSAL = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Z']);
+
+/** ISO 8601 with the zone's offset, milliseconds only when non-zero: "2026-07-06T11:00:00+02:00". */
 export function isoInZone(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true })!;
+  const offset = offsetMinutes(instant.getTime(), zone);
+  const local = new Date(instant.getTime() + offset * 60_000).toISOString();
+  const body = instant.getUTCMilliseconds() === 0 ? local.slice(0, 19) : local.slice(0, 23);
+  if (offset === 0 && UNIVERSAL.has(zone)) return `${body}Z`;
+  return `${body}${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
 }
 
 /** Monday = 0 … Sunday = 6 of a 'YYYY-MM-DD' date. */

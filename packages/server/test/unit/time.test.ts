@@ -28,3 +28,18 @@ test('timestamps parse with offset, Z, or as museum-local wall time', () => {
   assert.equal(parseTimestamp('2026-07-07', Z), null);
   assert.equal(parseTimestamp('yesterday', Z), null);
 });
+
+test('the fast paths agree with Luxon for every quarter hour across both 2026 switches and odd zones', async () => {
+  const { DateTime } = await import('luxon');
+  for (const zone of ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'UTC', 'Europe/London']) {
+    for (const start of ['2026-03-27T00:00:00Z', '2026-10-23T00:00:00Z', '2026-04-03T00:00:00Z', '2026-11-01T00:00:00Z']) {
+      for (let i = 0; i < 5 * 96; i++) {
+        const at = new Date(Date.parse(start) + i * 15 * 60_000 + (i % 7) * 60_000);
+        const dt = DateTime.fromJSDate(at, { zone });
+        assert.equal(isoInZone(at, zone), dt.toISO({ suppressMilliseconds: true }), `${zone} ${at.toISOString()}`);
+        assert.equal(localDateOf(at, zone), dt.toISODate());
+        assert.equal(localMinutesOf(at, zone), dt.hour * 60 + dt.minute);
+      }
+    }
+  }
+});
