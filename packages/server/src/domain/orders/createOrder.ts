@@ -11,7 +11,7 @@ import type { Ctx } from '../context.ts';
 import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
 import { DomainError } from '../errors.ts';
 import { lockOwnReservations } from '../reservations/internal.ts';
-import { finalizeLocked } from './finalize.ts';
+import { recordFinalized } from './finalize.ts';
 import { requestHash } from './hash.ts';
 import { reload, type OrderView } from './internal.ts';
 import { prepareItems, type OrderItemInput } from './items.ts';
@@ -139,20 +139,30 @@ async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrd
       .set({ consumedAt: now, consumedByOrderId: order!.id })
       .where(inArray(reservations.id, reservationIds));
   }
-  const [updated] = await tx
+  await tx
     .update(orders)
     .set({ totalPriceCents: total, customerId, museumIds: [...new Set(items.map((i) => i.museumId))].sort((a, b) => a - b) })
-    .where(eq(orders.id, order!.id))
-    .returning();
-  // Capacity is claimed last, and the answer is read before it: the slot locks are then held
-  // only for the claim and the commit, which keeps the serialised section short.
+    .where(eq(orders.id, order!.id));
+  // With `finalize: true` the order is finalized before capacity is claimed, and the claim then
+  // takes permanent allocations: everything but the claim happens before the slot locks are
+  // taken, so they are held only for the claim and the commit (the serialised section on a hot
+  // slot). A refused claim rolls the whole order back, barcodes and documents included.
+  if (input.finalize) {
+    await recordFinalized(
+      tx,
+      ctx,
+      order!.id,
+      items.map((i, n) => ({ id: inserted[n]!.id, type: i.type, quantity: i.quantity })),
+    );
+  }
+  // The answer is read before the claim for the same reason.
   const view = await reload(tx, ctx, order!.id);
   // The reservations' held capacity is released under the same slot locks that take it for the
   // order, so no competitor can slip in between.
   const resolved = await claimCapacity(
     tx,
     ctx,
-    items.map((i, n) => ({ claim: i.claim, holder: { orderItemId: inserted[n]!.id }, expiresAt })),
+    items.map((i, n) => ({ claim: i.claim, holder: { orderItemId: inserted[n]!.id }, expiresAt: input.finalize ? null : expiresAt })),
     { releaseReservationIds: reservationIds },
   );
   for (const [n, r] of resolved.entries()) {
@@ -162,9 +172,7 @@ async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrd
       if (shown) shown.startAt = r.startAt;
     }
   }
-  if (!input.finalize) return view;
-  await finalizeLocked(tx, ctx, updated!);
-  return reload(tx, ctx, order!.id);
+  return view;
 }
 
 /** Locks the caller's named reservations and checks each one belongs to its item's product. */

@@ -26,6 +26,21 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
     .where(and(eq(orderItems.orderId, order.id), eq(orderItems.status, 'active')));
   // Makes the allocations permanent under the slot locks; throws ORDER_EXPIRED if they lapsed.
   await confirmCapacity(tx, ctx, items.map((i) => i.id));
+  await recordFinalized(tx, ctx, order.id, items);
+}
+
+/**
+ * The bookkeeping of finalizing, apart from capacity: barcodes, status, documents. `finalize: true`
+ * on create runs it BEFORE claiming capacity (with permanent allocations), so the slot locks are
+ * held only for the claim and the commit; a refused claim rolls all of it back.
+ */
+export async function recordFinalized(
+  tx: Tx,
+  ctx: Ctx,
+  orderId: number,
+  items: Array<{ id: number; type: string; quantity: number }>,
+): Promise<void> {
+  const now = ctx.clock.now();
   // One barcode per admission: each ticket or event seat, one per tour booking (a group).
   await issueBarcodes(
     tx,
@@ -35,7 +50,7 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
   await tx
     .update(orders)
     .set({ status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now })
-    .where(eq(orders.id, order.id));
+    .where(eq(orders.id, orderId));
   // Ticket/confirmation/invoice rows and their render jobs commit (or roll back) with the order.
-  await queueFinalizedOrderDocuments(tx, ctx, order.id);
+  await queueFinalizedOrderDocuments(tx, ctx, orderId);
 }
