@@ -1,5 +1,5 @@
 // Order request and response schemas (API.md §7, go~mus field names). Request bodies may come
-// wrapped as {"order": {...}}; the route unwraps them before validation (see unwrapBody).
+// wrapped as {"order": {...}}; the route unwraps them before validation (http/unwrap.ts).
 import { Type } from 'typebox';
 import { Id, ListMeta, PageQuery } from './common.ts';
 import { DocumentSummaryOut } from './documents.ts';

@@ -1,7 +1,7 @@
 // Customers (spec 2.2, 2.3; API.md §8). Users need customers:read / customers:write and see every
 // customer; resellers create and update customers and see only their own.
+import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { tokenOnly } from '../../access.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { CustomerEnvelope, CustomerInput, CustomerList, CustomerParam, CustomerQuery } from '../../schemas/customers.ts';
@@ -14,20 +14,12 @@ const write = tokenOnly(['user', 'reseller'], ['customers', 'write']);
 const read = tokenOnly(['user', 'reseller'], ['customers', 'read']);
 const tags = ['customers'];
 
-/** Accepts {"customer": {...}} as well as the bare object (API.md §1), before schema validation. */
-async function unwrapBody(req: FastifyRequest) {
-  const b = req.body as Record<string, unknown> | null;
-  if (b && typeof b === 'object' && !Array.isArray(b) && b.customer && typeof b.customer === 'object' && !Array.isArray(b.customer)) {
-    req.body = b.customer;
-  }
-}
-
 export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customers',
     {
       config: { access: write, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('customer'),
       schema: {
         tags,
         summary: 'Create a customer; a repeat with a known foreign_id and the same content returns the existing one (200)',
@@ -46,7 +38,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customers',
     {
       config: { access: write, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('customer'),
       schema: {
         tags,
         summary: 'Update the customer named by foreign_id in the body; only the given fields change',
@@ -61,7 +53,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customers/:id',
     {
       config: { access: write, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('customer'),
       schema: {
         tags,
         summary: 'Update a customer by numeric id or foreign_id; only the given fields change',

@@ -1,5 +1,6 @@
 // Documents (API.md §10): upload (scanned in the background), list, metadata and download.
 // Downloads answer 200 with the bytes, 202 while processing, 410 once gone (spec 4, 7.1).
+import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -16,14 +17,6 @@ import { serializeDocument } from './serialize.ts';
 const read = tokenOnly(['user', 'reseller'], ['documents', 'read']);
 const write = tokenOnly(['user', 'reseller'], ['documents', 'write']);
 const tags = ['documents'];
-
-/** Accepts {"document": {...}} as well as the bare object (API.md §1). */
-async function unwrapBody(req: FastifyRequest) {
-  const b = req.body as Record<string, unknown> | null;
-  if (b && typeof b === 'object' && !Array.isArray(b) && b.document && typeof b.document === 'object' && !Array.isArray(b.document)) {
-    req.body = b.document;
-  }
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,7 +35,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { access: write, cache: 'live' },
       bodyLimit: Math.max(uploadBodyLimit(app.atriumConfig.uploadMaxBytes), app.initialConfig.bodyLimit ?? 0),
-      preValidation: unwrapBody,
+      preValidation: unwrap('document'),
       schema: {
         tags,
         summary: 'Upload an attachment of an order or a request (base64 JSON); answered 202 while it is virus-scanned',

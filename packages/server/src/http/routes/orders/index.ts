@@ -1,5 +1,6 @@
 // Orders (API.md §7): create (optionally finalize), finalize, cancel, update while pending, and
 // reads for resellers (own orders) and users with orders rights (their museums).
+import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -21,14 +22,6 @@ const write = tokenOnly(['user', 'reseller'], ['orders', 'write']);
 const read = tokenOnly(['user', 'reseller'], ['orders', 'read']);
 const tags = ['orders'];
 
-/** Accepts {"order": {...}} as well as the bare object (API.md §1), before schema validation. */
-async function unwrapBody(req: FastifyRequest) {
-  const b = req.body as Record<string, unknown> | null;
-  if (b && typeof b === 'object' && !Array.isArray(b) && b.order && typeof b.order === 'object' && !Array.isArray(b.order)) {
-    req.body = b.order;
-  }
-}
-
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const one = (req: FastifyRequest, o: Parameters<typeof serializeOrder>[0]) => ({ order: serializeOrder(o, req.ctx.config.zone) });
 
@@ -36,7 +29,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orders',
     {
       config: { access: write, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('order'),
       schema: {
         tags,
         summary: 'Create an order (all items or none); with foreign_id a repeat returns the existing order',
@@ -103,7 +96,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orders/:id',
     {
       config: { access: write, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('order'),
       schema: {
         tags,
         summary: 'Change comment, reference or customer of a pending order',

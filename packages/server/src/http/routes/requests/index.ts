@@ -1,6 +1,7 @@
 // Group booking requests (API.md §9): partners and staff ask for tours on a date; staff accept
 // (a finalized booking order is made, capacity checked) or decline; the requester may withdraw
 // while pending. Reads: resellers their own, users with requests rights their museums.
+import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -21,14 +22,6 @@ const read = tokenOnly(['user', 'reseller'], ['requests', 'read']);
 const staff = tokenOnly(['user'], ['requests', 'write']);
 const tags = ['requests'];
 
-/** Accepts {"request": {...}} as well as the bare object (API.md §1), before schema validation. */
-async function unwrapBody(req: FastifyRequest) {
-  const b = req.body as Record<string, unknown> | null;
-  if (b && typeof b === 'object' && !Array.isArray(b) && b.request && typeof b.request === 'object' && !Array.isArray(b.request)) {
-    req.body = b.request;
-  }
-}
-
 export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const one = (req: FastifyRequest, r: RequestView) => ({ request: serializeRequest(r, req.ctx.config.zone) });
 
@@ -36,7 +29,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/requests',
     {
       config: { access: write, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('request'),
       schema: {
         tags,
         summary: 'Create a group booking request; with foreign_id a repeat returns the existing request',
@@ -98,7 +91,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/requests/:id/decline',
     {
       config: { access: staff, cache: 'live' },
-      preValidation: unwrapBody,
+      preValidation: unwrap('request'),
       schema: {
         tags,
         summary: 'Decline a pending request with a reason',

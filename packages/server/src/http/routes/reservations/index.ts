@@ -1,8 +1,8 @@
 // Reservations (holds) on ticket slots and event dates (API.md §6). Reseller tokens and user
 // tokens with orders:write; each account sees only its own holds. Mounted at /reservations and at
 // the go~mus path /tickets/reservations.
+import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { tokenOnly } from '../../access.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ReservationEnvelope, ReservationInput, ReservationParam, ReservationUpdate } from '../../schemas/reservations.ts';
@@ -14,13 +14,6 @@ import { isoInZone } from '../../../domain/time.ts';
 
 const write = tokenOnly(['user', 'reseller'], ['orders', 'write']);
 const tags = ['reservations'];
-
-/** Accepts {"reservation": {...}} as well as the bare object (API.md §1), before validation. */
-async function unwrapBody(req: FastifyRequest) {
-  const b = req.body as Record<string, unknown> | null;
-  const inner = b && typeof b === 'object' && !Array.isArray(b) ? b.reservation : undefined;
-  if (inner && typeof inner === 'object' && !Array.isArray(inner)) req.body = inner;
-}
 
 function serialize(v: ReservationView) {
   return {
@@ -42,7 +35,7 @@ export const reservationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       base,
       {
         config: { access: write, cache: 'live' },
-        preValidation: unwrapBody,
+        preValidation: unwrap('reservation'),
         schema: {
           tags,
           summary: 'Hold capacity of a ticket slot or an event date for a short time',
@@ -61,7 +54,7 @@ export const reservationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${base}/:reservation_token`,
       {
         config: { access: write, cache: 'live' },
-        preValidation: unwrapBody,
+        preValidation: unwrap('reservation'),
         schema: {
           tags,
           summary: 'Change the quantity of a hold and restart its validity (up to the lifetime cap)',
