@@ -53,7 +53,10 @@ const auth = { authorization: `Bearer ${token}` };
 
 type Row = { scenario: string; atrium: LoadResult; baseline: LoadResult; rssMb: number; target: string };
 const rows: Row[] = [];
+// BENCH_ONLY=spread (a substring of the scenario names) runs only the matching scenarios.
+const only = process.env.BENCH_ONLY;
 async function scenario(name: string, target: string, a: Parameters<typeof load>[0], b: Parameters<typeof load>[0]) {
+  if (only && !name.includes(only)) return;
   // A short warm-up so JIT and pools are hot, then the measured run.
   await load({ ...a, seconds: 2 });
   const ra = await load(a);

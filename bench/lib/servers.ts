@@ -43,8 +43,12 @@ function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+// BENCH_CPU_PROF=dir: servers under test write a V8 CPU profile there when they stop (open it in
+// Chrome DevTools or speedscope) — how the figures in bench/README.md were diagnosed.
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+
 async function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
-  const proc = spawn(process.execPath, args, {
+  const proc = spawn(process.execPath, [...profile, ...args], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
