@@ -1,0 +1,138 @@
+// Write benchmark (issue #7 "Proof"): reservation (hold) create and customer create, each paired
+// with the bare Fastify + pg `/book` baseline (BEGIN; guarded UPDATE; INSERT; COMMIT) measured
+// right after it in the same run.
+//   npx tsx bench/writes.ts             (embedded PostgreSQL in a temp dir)
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/writes.ts
+//   BENCH_SECONDS=8 (per scenario), BENCH_ONLY=customer (a substring of the scenario names)
+// Prints req/s, p50/p99 (ms), server RSS, the ratio to the baseline and any non-2xx answer;
+// writes bench/results/writes.json. Exits 1 when any answer was not 2xx (the figures would then
+// count failures as throughput).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
+import { systemClock } from '../packages/server/src/domain/clock.ts';
+import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
+import { addDays, isoInZone, localDateOf, zonedInstant } from '../packages/server/src/domain/time.ts';
+import { benchDatabase } from './lib/db.ts';
+import { load, type LoadResult, type LoadSpec } from './lib/load.ts';
+import { startAtrium, startBaseline } from './lib/servers.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const ZONE = 'Europe/Berlin';
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const db = await benchDatabase();
+const { db: orm } = db.database;
+
+// Catalogue: one museum, a slot quota big enough never to sell out (holds last 15 minutes, longer
+// than the run), a time-slot ticket 09:00–17:30 every 30 minutes.
+const [museum] = await orm
+  .insert(museums)
+  .values({ title: { en: 'Bench Museum' }, timeZone: ZONE, openingHours: Array(7).fill([540, 1080]) })
+  .returning();
+const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 2_000_000 }).returning();
+const [ticket] = await orm
+  .insert(tickets)
+  .values({ museumId: museum!.id, title: { en: 'Admission' }, ticketType: 'time_slot', priceCents: 1400, firstEntry: 540, lastEntry: 1050, entryDuration: 30, maxPersons: 1000 })
+  .returning();
+await orm.insert(ticketQuotas).values({ ticketId: ticket!.id, quotaId: quota!.id });
+const { token } = await createToken({ db: orm, clock: systemClock }, { class: 'reseller', name: 'bench' });
+
+// 30 days × 18 slots = 540 slots: holds spread so that no single slot's lock is hot.
+const today = localDateOf(new Date(), ZONE);
+const slots: string[] = [];
+for (let d = 1; d <= 30; d++) {
+  for (let m = 540; m <= 1050; m += 30) slots.push(isoInZone(zonedInstant(addDays(today, d), m, ZONE), ZONE));
+}
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+let customerSeq = 0;
+const runTag = `${process.pid}-${Date.now().toString(36)}`;
+
+const atrium = await startAtrium(db.url);
+const baseline = await startBaseline(db.url);
+const auth = { authorization: `Bearer ${token}` };
+
+type Row = { scenario: string; atrium: LoadResult; baseline: LoadResult; rssMb: number; ratio: number; all2xx: boolean };
+const rows: Row[] = [];
+const only = process.env.BENCH_ONLY;
+const bookBaseline: LoadSpec = {
+  url: `${baseline.base}/book`,
+  method: 'POST',
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  body: () => ({ slot: 1 + Math.floor(Math.random() * 2000), qty: 1 }),
+};
+const non2xx = (r: LoadResult) => Object.fromEntries(Object.entries(r.statuses).filter(([s]) => !s.startsWith('2')));
+const clean = (r: LoadResult) => Object.keys(non2xx(r)).length === 0 && r.errors === 0;
+
+async function scenario(name: string, a: LoadSpec, b: LoadSpec) {
+  if (only && !name.includes(only)) return;
+  // A short warm-up so JIT and pools are hot, then the measured run; the baseline right after.
+  await load({ ...a, seconds: 2 });
+  const ra = await load(a);
+  const rssMb = atrium.rssMb();
+  await load({ ...b, seconds: 2 });
+  const rb = await load(b);
+  const row = { scenario: name, atrium: ra, baseline: rb, rssMb, ratio: ra.rps / rb.rps, all2xx: clean(ra) && clean(rb) };
+  rows.push(row);
+  process.stdout.write(`  ${name}: ${ra.rps} req/s (baseline ${rb.rps})${row.all2xx ? '' : '  NOT ALL 2xx'}\n`);
+}
+
+await scenario(
+  `reservation create (hold, quantity 1), spread over ${slots.length} slots, ${CONNECTIONS} conn`,
+  {
+    url: `${atrium.base}/api/v4/reservations`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    headers: auth,
+    body: () => ({ reservation: { ticket_id: ticket!.id, quantity: 1, start_at: pick(slots) } }),
+  },
+  bookBaseline,
+);
+await scenario(
+  `customer create (unique e-mail), ${CONNECTIONS} conn`,
+  {
+    url: `${atrium.base}/api/v4/customers`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    headers: auth,
+    body: () => {
+      const n = ++customerSeq;
+      return { customer: { name: 'Bench', surname: `Customer ${n}`, email: `bench-${runTag}-${n}@example.org` } };
+    },
+  },
+  bookBaseline,
+);
+const peak = atrium.peakRssMb();
+await atrium.stop();
+await baseline.stop();
+
+const fmt = (r: LoadResult) => `${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms`;
+const issues = (r: LoadResult) => {
+  const bad = non2xx(r);
+  return `${Object.keys(bad).length ? `  non-2xx ${JSON.stringify(bad)}` : ''}${r.errors ? `  errors/timeouts ${r.errors}` : ''}`;
+};
+const load3 = os.loadavg().map((l) => l.toFixed(2));
+process.stdout.write(
+  `\nWrite benchmark — ${db.where}, ${SECONDS}s per scenario, ${CONNECTIONS} connections, node ${process.version}, ${os.availableParallelism()} CPUs\n` +
+    `ratio = atrium / bare /book baseline (BEGIN; UPDATE; INSERT; COMMIT) measured right after it\n`,
+);
+for (const r of rows) {
+  process.stdout.write(
+    `${r.scenario}\n  atrium   ${fmt(r.atrium)}  rss ${r.rssMb} MB${issues(r.atrium)}\n` +
+      `  baseline ${fmt(r.baseline)}${issues(r.baseline)}\n  ratio    ${r.ratio.toFixed(2)}   ${r.all2xx ? 'every answer 2xx' : 'NOT every answer was 2xx: figures include failures'}\n`,
+  );
+}
+process.stdout.write(`server peak RSS ${peak} MB\nload average ${load3.join(' ')} (1/5/15 min)\n`);
+fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+fs.writeFileSync(
+  path.join(here, 'results', 'writes.json'),
+  JSON.stringify({ at: new Date().toISOString(), where: db.where, seconds: SECONDS, connections: CONNECTIONS, peakRssMb: peak, loadavg: os.loadavg(), rows }, null, 2) + '\n',
+);
+await db.dispose();
+if (rows.some((r) => !r.all2xx)) process.exitCode = 1;
