@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in sequence, each a child process with its own throwaway
-// database and servers on 127.0.0.1, each bounded (BENCH_SECONDS per scenario, default 6 here;
-// the write scenarios get 4 unless BENCH_SECONDS is set), with the whole run capped at 5 minutes.
+// database and servers on 127.0.0.1, each bounded (BENCH_SECONDS per scenario, default 5 here;
+// the write scenarios get 3 unless BENCH_SECONDS is set), with the whole run capped at 5 minutes.
 // Each script prints its table (figures, ratios to its baseline, targets) and writes
 // bench/results/<name>.json; this prints a closing summary line with each script's duration.
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ const SCRIPTS: Array<{ file: string; env?: Record<string, string> }> = [
   { file: 'catalog.ts' },
   { file: 'booking.ts' },
   { file: 'documents.ts' },
-  { file: 'writes.ts', env: { BENCH_SECONDS: process.env.BENCH_SECONDS ?? '4' } },
+  { file: 'writes.ts', env: { BENCH_SECONDS: process.env.BENCH_SECONDS ?? '3' } },
   { file: 'startup.ts' },
 ];
 const DEADLINE = Date.now() + 5 * 60_000;
@@ -23,7 +23,7 @@ function run(script: string, env: Record<string, string> = {}): Promise<number> 
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
       stdio: 'inherit',
-      env: { ...process.env, BENCH_SECONDS: process.env.BENCH_SECONDS ?? '6', ...env },
+      env: { ...process.env, BENCH_SECONDS: process.env.BENCH_SECONDS ?? '5', ...env },
     });
     const left = Math.max(1000, DEADLINE - Date.now());
     const timer = setTimeout(() => child.kill('SIGTERM'), left);

@@ -38,8 +38,12 @@ interface Start {
   ended: string;
 }
 
+class Stopping extends Error {}
 const tempDirs = new Set<string>();
 let current: ChildProcess | undefined;
+// Set on SIGINT/SIGTERM (npm run bench's deadline): no new `npm start` may be spawned after it,
+// or it would outlive this script (it runs in its own process group).
+let stopping = false;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -115,6 +119,8 @@ async function startOnce(kind: Case, dataDir: string): Promise<Start> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ATRIUM_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   let out = '';
+  if (stopping) throw new Stopping();
+  // Nothing awaits between this check and the spawn, so a signal cannot slip in between.
   const t0 = performance.now();
   const proc = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   current = proc;
@@ -124,7 +130,7 @@ async function startOnce(kind: Case, dataDir: string): Promise<Start> {
   proc.once('exit', () => (exited = true));
 
   let wallMs: number | null = null;
-  while (performance.now() - t0 < READY_LIMIT_MS && !exited) {
+  while (performance.now() - t0 < READY_LIMIT_MS && !exited && !stopping) {
     if (await readyz(base)) {
       wallMs = Math.round(performance.now() - t0);
       break;
@@ -137,6 +143,7 @@ async function startOnce(kind: Case, dataDir: string): Promise<Start> {
   const stopMs = await stopGroup(proc);
   current = undefined;
   if (wallMs === null) {
+    if (stopping) throw new Stopping();
     throw new Error(`npm start ${exited ? `exited (code ${proc.exitCode})` : `was not ready within ${READY_LIMIT_MS} ms`} (${kind}, ${dataDir}):\n${out.slice(-4000)}`);
   }
   const m = /ready in (\d+) ms/.exec(out);
@@ -152,12 +159,15 @@ async function startOnce(kind: Case, dataDir: string): Promise<Start> {
 }
 
 async function cleanup() {
-  if (current) await stopGroup(current);
+  stopping = true;
+  const proc = current;
+  if (proc) await stopGroup(proc);
   for (const dir of [...tempDirs]) removeDataDir(dir);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     process.stderr.write(`startup: ${signal}, stopping the server under test and removing temp dirs\n`);
+    stopping = true;
     cleanup().finally(() => process.exit(1));
   });
 }
@@ -184,6 +194,10 @@ try {
     starts.push(s);
     note(s);
   }
+} catch (e) {
+  // Interrupted: the signal handler stops the server, removes the temp dirs and exits.
+  if (e instanceof Stopping) await new Promise(() => {});
+  throw e;
 } finally {
   await cleanup();
 }
