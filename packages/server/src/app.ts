@@ -94,7 +94,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await cors(app, config);
   errorHandling(app);
   await docs(app);
-  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: opts.caches.tokens } : {}) });
+  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: opts.caches.tokens, masterData: opts.caches.masterData } : {}) });
   // Before caching: its onSend must see the full 200 answer before caching.ts turns it into a 304.
   opts.caches?.register(app);
   caching(app, config.catalogMaxAge);

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.ts';
 import { ChangeListener, type ListenerLog } from './listener.ts';
+import { MasterDataCache } from './masterData.ts';
 import { ResponseCache } from './responses.ts';
 import { TokenCache } from './tokens.ts';
 
@@ -12,6 +13,7 @@ export interface Caches {
   listener: ChangeListener;
   responses: ResponseCache;
   tokens: TokenCache;
+  masterData: MasterDataCache;
   /** Registers the answer-cache hooks and closes the listener with the app. */
   register(app: FastifyInstance): void;
   stop(): Promise<void>;
@@ -30,13 +32,18 @@ export async function startCaches(url: string, config: Config, log: ListenerLog)
   const live = () => listener.connected;
   const responses = new ResponseCache(live, () => listener.version, config.zone);
   const tokens = new TokenCache(live);
+  const masterData = new MasterDataCache(live);
   listener = new ChangeListener(
     url,
     {
-      onCatalog: () => responses.clear(),
+      onCatalog: () => {
+        responses.clear();
+        masterData.clear();
+      },
       onTokens: () => tokens.clear(),
       onReset: () => {
         responses.clear();
+        masterData.clear();
         tokens.clear();
       },
     },
@@ -47,8 +54,15 @@ export async function startCaches(url: string, config: Config, log: ListenerLog)
     listener,
     responses,
     tokens,
+    masterData,
     register(app) {
       responses.register(app);
+      // A catalogue write through this node clears the memo at once, as it does the answer cache:
+      // the writer's next booking sees its own change even before the NOTIFY arrives.
+      app.addHook('onSend', async (req, reply, payload) => {
+        if (req.routeOptions.config.invalidatesCatalog && reply.statusCode < 400) masterData.clear();
+        return payload;
+      });
       app.addHook('onClose', () => listener.stop());
     },
     stop: () => listener.stop(),

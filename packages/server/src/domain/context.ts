@@ -10,8 +10,24 @@ export interface Ctx {
   principal: Principal;
   clock: Clock;
   config: Config;
+  /**
+   * Per-process memo of master-data rows (src/cache/masterData.ts), kept correct across nodes by
+   * LISTEN/NOTIFY. Absent (tests, tools, caches off) = read through every time. Only for reads
+   * of rows no booking writes; never inside a transaction that changes master data.
+   */
+  masterData?: MasterDataMemo;
   /** Test-only switches (never set from the environment in production code paths). */
   testing?: { disableCapacityLocks?: boolean };
+}
+
+export interface MasterDataMemo {
+  /** The value under `key`, loading (and keeping) it when absent. Values must not be mutated. */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+/** Reads master data through the process memo when there is one. */
+export function masterData<T>(ctx: Pick<Ctx, 'masterData'>, key: string, load: () => Promise<T>): Promise<T> {
+  return ctx.masterData ? ctx.masterData.memo(key, load) : load();
 }
 
 /** A context for system work (CLI, jobs) that acts with full rights. */

@@ -1,4 +1,5 @@
-// The background worker: runs the document jobs from the durable queue. It lives inside
+// The background worker: runs the document jobs from the durable queue, and the dispatcher that
+// adds the render jobs of newly flagged documents (dispatch.ts). It lives inside
 // `atrium serve` (ATRIUM_WORKER=false turns it off on extra web-only nodes; any number of
 // workers may share one database, graphile-worker locks each job for one of them) and in tests.
 //
@@ -19,6 +20,7 @@ import { renderConfirmationPdf } from '../documents/render/confirmation.ts';
 import { renderInvoicePdf } from '../documents/render/invoice.ts';
 import { renderTicketsPdf } from '../documents/render/tickets.ts';
 import { scannerFor, type Scanner } from '../scan/index.ts';
+import { startDispatcher } from './dispatch.ts';
 import { workerLogger } from './logger.ts';
 import { TASKS } from './queue.ts';
 
@@ -37,6 +39,8 @@ export interface WorkerOptions {
   renderers?: Renderers;
   /** The hourly retention purge (default on). */
   cron?: boolean;
+  /** How often flagged documents are turned into render jobs (default 250 ms; dispatch.ts). */
+  dispatchIntervalMs?: number;
 }
 
 export interface Worker {
@@ -90,10 +94,14 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     // so several nodes running workers still enqueue one purge per tick.
     parsedCronItems: opts.cron === false ? [] : parseCronItems([{ task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' }]),
   });
+  const dispatcher = startDispatcher(opts.database.db, {
+    intervalMs: opts.dispatchIntervalMs ?? 250,
+    onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'document dispatch failed; retrying'),
+  });
   let stopped: Promise<void> | undefined;
   return {
     stop() {
-      stopped ??= runner.stop();
+      stopped ??= dispatcher.stop().then(() => runner.stop());
       return stopped;
     },
   };

@@ -4,7 +4,8 @@
 // numbers, and the worker started by buildApp stops with the app.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { orders } from '../../src/db/schema/index.ts';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { systemCtx } from '../../src/domain/context.ts';
@@ -45,17 +46,29 @@ async function statuses(orderIds: number[]) {
   return r.rows;
 }
 
+/** Documents flagged for rendering whose job the dispatcher has not added yet. */
+async function flagged(ids?: number[]) {
+  const r = await db.execute<{ n: number }>(
+    ids
+      ? sql`select count(*)::int n from documents where render_pending and order_id = any(${`{${ids.join(',')}}`}::int[])`
+      : sql`select count(*)::int n from documents where render_pending`,
+  );
+  return r.rows[0]!.n;
+}
+
 describe('job queue', () => {
-  test('a rolled-back transaction enqueues nothing and creates no document', async () => {
+  test('a rolled-back transaction flags nothing, enqueues nothing and creates no document', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v4/orders', token: reseller,
       payload: { items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(600) } }] } });
     const orderId = res.json().order.id as number;
+    const accountId = (await db.select({ a: orders.accountId }).from(orders).where(eq(orders.id, orderId)))[0]!.a;
     const jobsBefore = await queuedJobs(db);
     const ctx = systemCtx({ db, clock: t.clock, config: t.config });
     await assert.rejects(
       db.transaction(async (tx) => {
-        await queueFinalizedOrderDocuments(tx, ctx, orderId);
-        assert.equal((await tx.execute<{ n: number }>(sql`select count(*)::int n from graphile_worker.jobs`)).rows[0]!.n, jobsBefore + 2);
+        await queueFinalizedOrderDocuments(tx, ctx, { id: orderId, accountId, museumIds: [c.museumId] }, ['Ticket']);
+        const inTx = await tx.execute<{ n: number }>(sql`select count(*)::int n from documents where order_id = ${orderId} and render_pending`);
+        assert.equal(inTx.rows[0]!.n, 2, 'ticket and invoice flagged for rendering');
         throw new Error('business rule failed later in the transaction');
       }),
       /business rule failed/,
@@ -64,11 +77,34 @@ describe('job queue', () => {
     assert.deepEqual(await statuses([orderId]), []);
   });
 
+  test('the dispatcher turns each flagged document into exactly one job, also when dispatchers race', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await finalizedOrder(t, reseller, c)).id);
+    assert.equal(await flagged(ids), 10, 'the orders only flagged their documents');
+    const before = await queuedJobs(db);
+    // Four dispatchers at once (as on four nodes): SKIP LOCKED hands each document to one of them.
+    const dispatch = () => db.execute<{ n: number }>(sql`select documents_dispatch(3, 'documents.render', 12) as n`);
+    let taken = 0;
+    while ((await flagged()) > 0) {
+      const rs = await Promise.all([dispatch(), dispatch(), dispatch(), dispatch()]);
+      taken += rs.reduce((s, r) => s + Number(r.rows[0]!.n), 0);
+    }
+    assert.ok(taken >= 10, `took ${taken}`);
+    assert.equal(await queuedJobs(db), before + taken, 'one job per dispatched document');
+    const keys = await db.execute<{ key: string; n: number }>(
+      sql`select key, count(*)::int n from graphile_worker.jobs where key like 'document:%' group by key having count(*) > 1`,
+    );
+    assert.deepEqual(keys.rows, [], 'no document has two jobs');
+    assert.equal(Number((await dispatch()).rows[0]!.n), 0, 'nothing left to dispatch');
+    // Leave the queue as found for the next test, whose worker counts what it renders.
+    await db.execute(sql`select graphile_worker.remove_job(key) from graphile_worker.jobs where key like 'document:%'`);
+  });
+
   test('a worker stopped with jobs queued: a new process on the same database does each job exactly once', async () => {
     const orders = [];
     for (let i = 0; i < 6; i++) orders.push(await finalizedOrder(t, reseller, c));
     const ids = orders.map((o) => o.id);
-    assert.equal(await queuedJobs(db), 12, 'two render jobs per order wait in the queue');
+    assert.equal(await flagged(ids), 12, 'two documents per order wait for their render jobs');
 
     const counts = new Map<string, number>();
     const first = await testWorker(t, { concurrency: 1, renderers: counting(counts, { delayMs: 150 }) });

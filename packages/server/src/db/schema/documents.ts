@@ -2,7 +2,7 @@
 // attachments of orders or requests. The bytes live in PostgreSQL (bytea) so that every node
 // behind a load balancer serves them and one backup holds everything.
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, customType, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 import { orders } from './booking.ts';
 import { requests } from './requests.ts';
@@ -43,6 +43,12 @@ export const documents = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull(),
     availableUntil: timestamp({ withTimezone: true }).notNull(),
     purgedAt: timestamp({ withTimezone: true }),
+    /**
+     * A render job is due but not yet in the job queue: the dispatcher (src/jobs/dispatch.ts)
+     * adds it and clears the flag. Orders set it instead of calling the queue in their own
+     * transaction, whose NOTIFY serialises every committing transaction (ADR 0009).
+     */
+    renderPending: boolean().notNull().default(false),
   },
   (t) => [
     // One generated document of each kind per order: enqueuing twice can never make two.
@@ -50,6 +56,7 @@ export const documents = pgTable(
     index('documents_request').on(t.requestId),
     index('documents_account').on(t.accountId),
     index('documents_purge').on(t.availableUntil).where(sql`${t.purgedAt} is null`),
+    index('documents_render_pending').on(t.id).where(sql`${t.renderPending}`),
     check('documents_kind', sql`${t.kind} in ('ticket', 'invoice', 'confirmation', 'attachment')`),
     check('documents_status', sql`${t.status} in ('processing', 'available', 'rejected', 'expired')`),
     check('documents_owner', sql`${t.orderId} is not null or ${t.requestId} is not null`),

@@ -1,9 +1,8 @@
 // Shared machinery of availability reads: which products the caller may see, and what is left
 // in every slot of a set of tickets over a set of dates, computed from two catalogue queries and
 // ONE query of used capacity, whatever the number of slots.
-import { eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { museums, tickets } from '../../db/schema/index.ts';
+import { ticketsByIds, type TicketRow } from '../capacity/catalog.ts';
 import { ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
 import { quotaSlotKey, ticketSlots } from '../capacity/slots.ts';
 import { slotKey, usedCapacity } from '../capacity/used.ts';
@@ -13,14 +12,12 @@ import { invalid } from '../errors.ts';
 import { isValidDate, localDateOf } from '../time.ts';
 import { ownLiveReservationIds } from '../reservations/internal.ts';
 
-export type TicketRow = typeof tickets.$inferSelect & { zone: string };
+export type { TicketRow };
 
 /** Tickets among `ids` that the caller may see (unknown and invisible ones are left out). */
 export async function visibleTickets(ctx: Ctx, ids: number[] | null): Promise<TicketRow[]> {
   if (ids !== null && ids.length === 0) return [];
-  const q = ctx.db.select({ ticket: tickets, zone: museums.timeZone }).from(tickets).innerJoin(museums, eq(museums.id, tickets.museumId));
-  const rows = await (ids === null ? q : q.where(inArray(tickets.id, ids))).orderBy(tickets.id);
-  return rows.filter((r) => isVisibleTo(ctx.principal, r.ticket)).map((r) => ({ ...r.ticket, zone: r.zone }));
+  return (await ticketsByIds(ctx, ctx.db, ids)).filter((t) => isVisibleTo(ctx.principal, t));
 }
 
 /** A 'YYYY-MM-DD' query parameter, or today in `zone` when absent. */
@@ -45,8 +42,8 @@ export interface DayUsage {
 }
 
 /** Quotas of `tix` on each date and the used capacity of every quota slot in those days. */
-export async function usage(db: DbOrTx, now: Date, tix: TicketRow[], dates: string[], free: number[]): Promise<DayUsage> {
-  const quotas = await ticketQuotasOnDates(db, tix.map((t) => t.id), dates);
+export async function usage(ctx: Ctx, db: DbOrTx, now: Date, tix: TicketRow[], dates: string[], free: number[]): Promise<DayUsage> {
+  const quotas = await ticketQuotasOnDates(ctx, db, tix.map((t) => t.id), dates);
   const quotaIds = new Set<number>();
   for (const perTicket of quotas.values()) for (const qs of perTicket.values()) for (const q of qs) quotaIds.add(q.quotaId);
   const sorted = [...dates].sort();

@@ -1,24 +1,22 @@
 // Shared tour availability: a start is possible when it is not past and fewer than
 // max_concurrent runs of the tour overlap [start, start + duration) at any moment.
-import { and, eq } from 'drizzle-orm';
-import { museums, tourLanguages, tours } from '../../db/schema/index.ts';
+import { tourById, type TourRow } from '../capacity/catalog.ts';
 import { tourStarts } from '../capacity/slots.ts';
 import { peakConcurrency, tourRuns } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 
-export type TourRow = typeof tours.$inferSelect & { zone: string };
+export type { TourRow };
 type Run = { start: Date; end: Date; quantity: number };
 
 export async function visibleTour(ctx: Ctx, id: number, languageId: number | undefined): Promise<TourRow> {
-  const [r] = await ctx.db.select({ tour: tours, zone: museums.timeZone }).from(tours).innerJoin(museums, eq(museums.id, tours.museumId)).where(eq(tours.id, id));
-  if (!r || !isVisibleTo(ctx.principal, r.tour)) throw notFound('tour');
-  if (languageId !== undefined) {
-    const [l] = await ctx.db.select().from(tourLanguages).where(and(eq(tourLanguages.tourId, id), eq(tourLanguages.languageId, languageId)));
-    if (!l) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${id} is not offered in language ${languageId}`);
+  const t = await tourById(ctx, ctx.db, id);
+  if (!t || !isVisibleTo(ctx.principal, t)) throw notFound('tour');
+  if (languageId !== undefined && !t.languageIds.includes(languageId)) {
+    throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${id} is not offered in language ${languageId}`);
   }
-  return { ...r.tour, zone: r.zone };
+  return t;
 }
 
 /** participants defaults to the tour's minimum; below it or above the maximum is a 422. */

@@ -1,87 +1,127 @@
-// The only way capacity is consumed. Order of work inside the caller's transaction:
-//   1. resolve every claim against the catalogue (validation errors before any lock),
-//   2. lock every affected pool in one ascending order (no deadlocks between writers),
-//   3. release the holds being converted (their capacity becomes available to these claims),
-//   4. re-read what is used at `now` and check every demand, counting this batch's own demands,
-//   5. insert the allocation rows.
-// Steps 4–5 run under the locks, so two writers can never both see the last places as free.
-import type { Tx } from '../../db/client.ts';
-import { capacityAllocations } from '../../db/schema/index.ts';
+// The only way capacity is consumed. Two steps:
+//   1. resolveClaims: check every claim against the catalogue and turn it into the pools it draws
+//      on (validation errors before any lock; catalogue rows from the process memo);
+//   2. claimResolved: in ONE round trip (SQL function capacity_claim, migration 0006) lock every
+//      affected pool in ascending key order (no deadlocks between writers), release the holds
+//      being converted, re-read what is used and insert the allocations — or insert nothing and
+//      name the demand that does not fit.
+// Everything from reading what is used to inserting runs under the locks, so two writers can
+// never both see the last places as free. The function exists because the lock is held for
+// exactly its duration plus the commit: every round trip inside it was time a hot slot stood
+// still (bench/README.md, "Booking"; ADR 0009).
+import { sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { lockSlots } from './locks.ts';
-import { releaseCapacity } from './releaseCapacity.ts';
+import { busyOnLockTimeout, sortedKeys } from './locks.ts';
 import { resolveClaim } from './resolve.ts';
-import type { Claim, Holder, SlotDemand } from './types.ts';
-import { peakConcurrency, slotKey, tourRuns, usedCapacity } from './used.ts';
+import type { Claim, Holder, ResolvedClaim } from './types.ts';
 
+/** Checks claims against the catalogue; `db` is the caller's handle (transaction or pool). */
+export async function resolveClaims(db: DbOrTx, ctx: Ctx, claims: Claim[]): Promise<ResolvedClaim[]> {
+  const now = ctx.clock.now();
+  const resolved: ResolvedClaim[] = [];
+  for (const c of claims) {
+    const r = await resolveClaim(ctx, db, now, c);
+    for (const d of r.demands) {
+      if (d.quantity > d.capacity) {
+        throw new DomainError('QUANTITY_ABOVE_CAPACITY', `quantity ${d.quantity} exceeds the capacity of ${d.capacity}`);
+      }
+    }
+    resolved.push(r);
+  }
+  return resolved;
+}
+
+/** Claims resolved demands for their holders (same order), all or nothing. */
+export async function claimResolved(
+  tx: Tx,
+  ctx: Ctx,
+  resolved: ResolvedClaim[],
+  holders: Array<{ holder: Holder; expiresAt: Date | null }>,
+  opts: { releaseReservationIds?: number[] } = {},
+): Promise<void> {
+  const demands = resolved.flatMap((r, i) => r.demands.map((d) => ({ d, h: holders[i]! })));
+  const release = opts.releaseReservationIds ?? [];
+  if (demands.length === 0 && release.length === 0) return;
+  const keys = sortedKeys(demands.map(({ d }) => d.lockKey));
+  const off = ctx.testing?.disableCapacityLocks === true; // control runs only: shows what the locks prevent
+  // Arrays go as one parameter each (sql.param): a bare array would become a list of parameters.
+  const col = <T>(f: (x: (typeof demands)[number]) => T) => sql.param(demands.map(f));
+  const iso = (v: Date | null) => (v ? v.toISOString() : null);
+  const result = await busyOnLockTimeout(() =>
+    tx.execute<{ failed: number }>(sql`select capacity_claim(
+      ${sql.param(keys.map(String))}::bigint[],
+      ${off ? null : `${Math.trunc(ctx.config.lockTimeoutMs)}ms`}::text,
+      ${ctx.clock.now().toISOString()}::timestamptz,
+      ${sql.param(release)}::bigint[],
+      ${col(({ d }) => d.resource)}::text[],
+      ${col(({ d }) => d.resourceId)}::integer[],
+      ${col(({ d }) => d.slotStart.toISOString())}::timestamptz[],
+      ${col(({ d }) => iso(d.slotEnd))}::timestamptz[],
+      ${col(({ d }) => d.quantity)}::integer[],
+      ${col(({ d }) => d.capacity)}::integer[],
+      ${col(({ h }) => ('reservationId' in h.holder ? h.holder.reservationId : null))}::bigint[],
+      ${col(({ h }) => ('orderItemId' in h.holder ? h.holder.orderItemId : null))}::bigint[],
+      ${col(({ h }) => iso(h.expiresAt))}::timestamptz[],
+      ${off ? 5 : 0}::integer
+    ) as failed`),
+  );
+  if (Number(result.rows[0]?.failed ?? 0) !== 0) throw soldOut();
+}
+
+/**
+ * The claim as data for SQL functions that claim inside a larger write (order_place, migration
+ * 0006): the same lock keys, timeout, demands and control-run switch as claimResolved. `item` is
+ * the 1-based index of the holder (the order item) among that write's rows.
+ */
+export function claimSpec(ctx: Ctx, resolved: ResolvedClaim[], expiresAt: Date | null, releaseReservationIds: number[]) {
+  const off = ctx.testing?.disableCapacityLocks === true;
+  return {
+    keys: sortedKeys(resolved.flatMap((r) => r.demands.map((d) => d.lockKey))).map(String),
+    lock_timeout: off ? null : `${Math.trunc(ctx.config.lockTimeoutMs)}ms`,
+    now: ctx.clock.now().toISOString(),
+    release: releaseReservationIds,
+    expires_at: expiresAt?.toISOString() ?? null,
+    race_window_ms: off ? 5 : 0,
+    demands: resolved.flatMap((r, i) =>
+      r.demands.map((d) => ({
+        item: i + 1,
+        resource: d.resource,
+        resource_id: d.resourceId,
+        slot_start: d.slotStart.toISOString(),
+        slot_end: d.slotEnd?.toISOString() ?? null,
+        quantity: d.quantity,
+        capacity: d.capacity,
+      })),
+    ),
+  };
+}
+
+const soldOut = () => new DomainError('SLOT_SOLD_OUT', 'not enough capacity left for this slot');
+
+/** Turns the SQL functions' refusal (SQLSTATE AT001) and lock timeouts into domain errors. */
+export async function claimErrors<T>(work: () => Promise<T>): Promise<T> {
+  return busyOnLockTimeout(async () => {
+    try {
+      return await work();
+    } catch (err) {
+      for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+        if ((e as { code?: string }).code === 'AT001') throw soldOut();
+      }
+      throw err;
+    }
+  });
+}
+
+/** resolveClaims + claimResolved, for callers with nothing to do in between. */
 export async function claimCapacity(
   tx: Tx,
   ctx: Ctx,
   claims: Array<{ claim: Claim; holder: Holder; expiresAt: Date | null }>,
   opts: { releaseReservationIds?: number[] } = {},
 ): Promise<Array<{ museumId: number; startAt: Date; endAt: Date }>> {
-  const now = ctx.clock.now();
-  const resolved = [];
-  for (const c of claims) resolved.push(await resolveClaim(tx, now, c.claim));
-
-  await lockSlots(tx, ctx, resolved.flatMap((r) => r.demands.map((d) => d.lockKey)));
-  if (opts.releaseReservationIds?.length) await releaseCapacity(tx, ctx, { reservationIds: opts.releaseReservationIds });
-
-  // Demands of earlier claims in this batch on the same pool.
-  const batch = new Map<string, number>();
-  const batchRuns = new Map<number, Array<{ start: Date; end: Date; quantity: number }>>();
-  for (const r of resolved) {
-    for (const d of r.demands) {
-      if (d.quantity > d.capacity) {
-        throw new DomainError('QUANTITY_ABOVE_CAPACITY', `quantity ${d.quantity} exceeds the capacity of ${d.capacity}`);
-      }
-      const k = `${d.resource}:${slotKey(d.resourceId, d.slotStart)}`;
-      if (d.resource === 'tour') {
-        const runs = [...(await tourRuns(tx, now, d.resourceId, d.slotStart, d.slotEnd!)), ...(batchRuns.get(d.resourceId) ?? [])];
-        if (peakConcurrency(runs, d.slotStart, d.slotEnd!) + d.quantity > d.capacity) throw soldOut();
-        batchRuns.set(d.resourceId, [...(batchRuns.get(d.resourceId) ?? []), { start: d.slotStart, end: d.slotEnd!, quantity: d.quantity }]);
-      } else {
-        const used = (await usedOf(tx, now, d)) + (batch.get(k) ?? 0);
-        if (used + d.quantity > d.capacity) throw soldOut();
-        batch.set(k, (batch.get(k) ?? 0) + d.quantity);
-      }
-    }
-  }
-  await testOnlyRaceWindow(ctx);
-
-  const rows = resolved.flatMap((r, i) =>
-    r.demands.map((d) => ({
-      resource: d.resource,
-      resourceId: d.resourceId,
-      slotStart: d.slotStart,
-      slotEnd: d.slotEnd,
-      quantity: d.quantity,
-      reservationId: 'reservationId' in claims[i]!.holder ? claims[i]!.holder.reservationId : null,
-      orderItemId: 'orderItemId' in claims[i]!.holder ? claims[i]!.holder.orderItemId : null,
-      expiresAt: claims[i]!.expiresAt,
-      createdAt: now,
-    })),
-  );
-  if (rows.length) await tx.insert(capacityAllocations).values(rows);
+  const resolved = await resolveClaims(tx, ctx, claims.map((c) => c.claim));
+  await claimResolved(tx, ctx, resolved, claims, opts);
   return resolved.map((r) => ({ museumId: r.museumId, startAt: r.startAt, endAt: r.endAt }));
-}
-
-const soldOut = () => new DomainError('SLOT_SOLD_OUT', 'not enough capacity left for this slot');
-
-async function usedOf(tx: Tx, now: Date, d: SlotDemand): Promise<number> {
-  const used = await usedCapacity(tx, now, {
-    resource: d.resource,
-    resourceIds: [d.resourceId],
-    from: d.slotStart,
-    to: new Date(d.slotStart.getTime() + 1),
-  });
-  return used.get(slotKey(d.resourceId, d.slotStart)) ?? 0;
-}
-
-// Control runs (ctx.testing.disableCapacityLocks) widen the gap between check and insert by a
-// few milliseconds so the concurrency test reliably shows the oversell the locks prevent. It is
-// never active otherwise.
-async function testOnlyRaceWindow(ctx: Ctx): Promise<void> {
-  if (ctx.testing?.disableCapacityLocks) await new Promise((r) => setTimeout(r, 5));
 }

@@ -1,7 +1,8 @@
 // The capacity module's public surface (contract: .tmp/capacity-contract.md). Nobody else reads
 // or writes capacity_allocations directly.
 export type { Claim, Holder } from './types.ts';
-export { claimCapacity } from './claimCapacity.ts';
+export { claimCapacity, claimErrors, claimResolved, claimSpec, resolveClaims } from './claimCapacity.ts';
+export type { ResolvedClaim } from './types.ts';
 export { releaseCapacity } from './releaseCapacity.ts';
 export { confirmCapacity } from './confirmCapacity.ts';
 export { eventDateSeatsBooked } from './eventDateSeatsBooked.ts';

@@ -24,21 +24,29 @@ function isLockTimeout(err: unknown): boolean {
   return false;
 }
 
-export async function lockSlots(tx: Tx, ctx: Ctx, keys: bigint[]): Promise<void> {
-  if (ctx.testing?.disableCapacityLocks) return; // control runs only: shows what the locks prevent
-  const sorted = [...new Set(keys)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (sorted.length === 0) return;
+/** Runs `work`, turning a lock wait that ran out (55P03) into CAPACITY_BUSY (422 + Retry-After). */
+export async function busyOnLockTimeout<T>(work: () => Promise<T>): Promise<T> {
   try {
-    // The timeout is set in the same round trip as the first lock: the time under lock is what
-    // bounds throughput on a hot slot. One statement per key keeps the acquisition order
-    // explicit (a single SELECT over a sorted set does not guarantee the order of its calls).
-    const timeout = `${Math.trunc(ctx.config.lockTimeoutMs)}ms`;
-    await tx.execute(sql`SELECT set_config('lock_timeout', ${timeout}, true), pg_advisory_xact_lock(${sorted[0]!.toString()}::bigint)`);
-    for (const k of sorted.slice(1)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${k.toString()}::bigint)`);
+    return await work();
   } catch (err) {
-    if (isLockTimeout(err)) {
-      throw new DomainError('CAPACITY_BUSY', 'capacity is busy, please retry', { retryAfter: 1 });
-    }
+    if (isLockTimeout(err)) throw new DomainError('CAPACITY_BUSY', 'capacity is busy, please retry', { retryAfter: 1 });
     throw err;
   }
+}
+
+/** Lock keys in the one order every writer uses (ascending), without repeats. */
+export const sortedKeys = (keys: bigint[]) => [...new Set(keys)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+export async function lockSlots(tx: Tx, ctx: Ctx, keys: bigint[]): Promise<void> {
+  if (ctx.testing?.disableCapacityLocks) return; // control runs only: shows what the locks prevent
+  const sorted = sortedKeys(keys);
+  if (sorted.length === 0) return;
+  // The timeout is set in the same round trip as the first lock: the time under lock is what
+  // bounds throughput on a hot slot. One statement per key keeps the acquisition order
+  // explicit (a single SELECT over a sorted set does not guarantee the order of its calls).
+  const timeout = `${Math.trunc(ctx.config.lockTimeoutMs)}ms`;
+  await busyOnLockTimeout(async () => {
+    await tx.execute(sql`SELECT set_config('lock_timeout', ${timeout}, true), pg_advisory_xact_lock(${sorted[0]!.toString()}::bigint)`);
+    for (const k of sorted.slice(1)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${k.toString()}::bigint)`);
+  });
 }

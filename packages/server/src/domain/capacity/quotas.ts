@@ -3,6 +3,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { quotaOverrides, quotas, ticketQuotas } from '../../db/schema/index.ts';
+import { masterData, type Ctx } from '../context.ts';
 
 export interface QuotaOnDate {
   quotaId: number;
@@ -13,13 +14,20 @@ export interface QuotaOnDate {
 
 /**
  * The quotas of each ticket with their capacity on each of `dates` (two queries whatever the
- * number of dates): date → ticket id → quotas. Tickets without quotas are absent (unlimited).
+ * number of dates, none when the process memo has them): date → ticket id → quotas. Tickets
+ * without quotas are absent (unlimited). The result is shared: never mutate it.
  */
-export async function ticketQuotasOnDates(
+export function ticketQuotasOnDates(
+  ctx: Pick<Ctx, 'masterData'>,
   db: DbOrTx,
   ticketIds: number[],
   dates: string[],
 ): Promise<Map<string, Map<number, QuotaOnDate[]>>> {
+  const key = `quotas:${[...ticketIds].sort((a, b) => a - b).join(',')}@${[...dates].sort().join(',')}`;
+  return masterData(ctx, key, () => readTicketQuotas(db, ticketIds, dates));
+}
+
+async function readTicketQuotas(db: DbOrTx, ticketIds: number[], dates: string[]): Promise<Map<string, Map<number, QuotaOnDate[]>>> {
   const out = new Map<string, Map<number, QuotaOnDate[]>>(dates.map((d) => [d, new Map()]));
   if (ticketIds.length === 0 || dates.length === 0) return out;
   const links = await db
@@ -49,6 +57,11 @@ export async function ticketQuotasOnDates(
   return out;
 }
 
-export async function ticketQuotasOn(db: DbOrTx, ticketIds: number[], date: string): Promise<Map<number, QuotaOnDate[]>> {
-  return (await ticketQuotasOnDates(db, ticketIds, [date])).get(date)!;
+export async function ticketQuotasOn(
+  ctx: Pick<Ctx, 'masterData'>,
+  db: DbOrTx,
+  ticketIds: number[],
+  date: string,
+): Promise<Map<number, QuotaOnDate[]>> {
+  return (await ticketQuotasOnDates(ctx, db, ticketIds, [date])).get(date)!;
 }

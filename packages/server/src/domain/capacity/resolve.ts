@@ -1,10 +1,10 @@
 // Checks one claim against the catalogue and turns it into the pools it draws on. Runs before
 // the locks are taken (catalogue rows are master data; what is left is re-read under lock).
-import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { eventDates, events, museums, tickets, tourLanguages, tours } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { addDays, localDateOf, startOfLocalDay } from '../time.ts';
+import { eventDateById, ticketById, tourById } from './catalog.ts';
 import { dateLockKey, quotaLockKey, tourLockKey } from './locks.ts';
 import { ticketQuotasOn } from './quotas.ts';
 import { isTourStart, normaliseTicketStart, quotaSlotKey } from './slots.ts';
@@ -13,20 +13,18 @@ import type { Claim, ResolvedClaim } from './types.ts';
 const MINUTE = 60_000;
 const past = (message: string) => new DomainError('DATE_IN_PAST', message);
 
-export async function resolveClaim(db: DbOrTx, now: Date, claim: Claim): Promise<ResolvedClaim> {
-  if (claim.kind === 'ticket') return resolveTicket(db, now, claim);
-  if (claim.kind === 'event_date') return resolveEventDate(db, now, claim);
-  return resolveTour(db, now, claim);
+type Memo = Pick<Ctx, 'masterData'>;
+
+export async function resolveClaim(ctx: Memo, db: DbOrTx, now: Date, claim: Claim): Promise<ResolvedClaim> {
+  if (claim.kind === 'ticket') return resolveTicket(ctx, db, now, claim);
+  if (claim.kind === 'event_date') return resolveEventDate(ctx, db, now, claim);
+  return resolveTour(ctx, db, now, claim);
 }
 
-async function resolveTicket(db: DbOrTx, now: Date, c: Extract<Claim, { kind: 'ticket' }>): Promise<ResolvedClaim> {
-  const [t] = await db
-    .select({ ticket: tickets, zone: museums.timeZone })
-    .from(tickets)
-    .innerJoin(museums, eq(museums.id, tickets.museumId))
-    .where(eq(tickets.id, c.ticketId));
-  if (!t || !t.ticket.active) throw invalid(`ticket ${c.ticketId} not found`);
-  const { ticket, zone } = t;
+async function resolveTicket(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim, { kind: 'ticket' }>): Promise<ResolvedClaim> {
+  const ticket = await ticketById(ctx, db, c.ticketId);
+  if (!ticket || !ticket.active) throw invalid(`ticket ${c.ticketId} not found`);
+  const zone = ticket.zone;
   const at = normaliseTicketStart(ticket, c.startAt, zone);
   if (!at) throw invalid(`start_at is not an entry time of ticket ${ticket.id}`);
   if ((ticket.validFrom && at.date < ticket.validFrom) || (ticket.validUntil && at.date > ticket.validUntil)) {
@@ -34,7 +32,7 @@ async function resolveTicket(db: DbOrTx, now: Date, c: Extract<Claim, { kind: 't
   }
   const isSlot = ticket.ticketType === 'time_slot' && ticket.entryDuration;
   if (isSlot ? at.slot < now : at.date < localDateOf(now, zone)) throw past('date is in the past');
-  const qs = (await ticketQuotasOn(db, [ticket.id], at.date)).get(ticket.id) ?? [];
+  const qs = (await ticketQuotasOn(ctx, db, [ticket.id], at.date)).get(ticket.id) ?? [];
   if (qs.some((q) => q.capacity === null)) {
     throw new DomainError('NOT_BOOKABLE', `ticket ${ticket.id} is not bookable on ${at.date} (closed)`);
   }
@@ -57,20 +55,16 @@ async function resolveTicket(db: DbOrTx, now: Date, c: Extract<Claim, { kind: 't
   };
 }
 
-async function resolveEventDate(db: DbOrTx, now: Date, c: Extract<Claim, { kind: 'event_date' }>): Promise<ResolvedClaim> {
-  const [r] = await db
-    .select({ date: eventDates, museumId: events.museumId, eventActive: events.active })
-    .from(eventDates)
-    .innerJoin(events, eq(events.id, eventDates.eventId))
-    .where(eq(eventDates.id, c.eventDateId));
-  if (!r || !r.date.active || !r.eventActive) throw invalid(`date ${c.eventDateId} not found`);
+async function resolveEventDate(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim, { kind: 'event_date' }>): Promise<ResolvedClaim> {
+  const r = await eventDateById(ctx, db, c.eventDateId);
+  if (!r || !r.date.active || !r.event.active) throw invalid(`date ${c.eventDateId} not found`);
   const d = r.date;
   if (d.startAt < now) throw past('date is in the past');
   if (d.maxPerRegistration !== null && c.quantity > d.maxPerRegistration) {
     throw invalid(`quantity exceeds the maximum of ${d.maxPerRegistration} per registration`);
   }
   return {
-    museumId: r.museumId,
+    museumId: r.event.museumId,
     startAt: d.startAt,
     endAt: new Date(d.startAt.getTime() + d.duration * MINUTE),
     demands: [
@@ -87,19 +81,11 @@ async function resolveEventDate(db: DbOrTx, now: Date, c: Extract<Claim, { kind:
   };
 }
 
-async function resolveTour(db: DbOrTx, now: Date, c: Extract<Claim, { kind: 'tour' }>): Promise<ResolvedClaim> {
-  const [r] = await db
-    .select({ tour: tours, zone: museums.timeZone })
-    .from(tours)
-    .innerJoin(museums, eq(museums.id, tours.museumId))
-    .where(eq(tours.id, c.tourId));
-  if (!r || !r.tour.active) throw invalid(`tour ${c.tourId} not found`);
-  const { tour, zone } = r;
-  const [lang] = await db
-    .select({ id: tourLanguages.languageId })
-    .from(tourLanguages)
-    .where(and(eq(tourLanguages.tourId, tour.id), eq(tourLanguages.languageId, c.languageId)));
-  if (!lang) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${tour.id} is not offered in language ${c.languageId}`);
+async function resolveTour(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim, { kind: 'tour' }>): Promise<ResolvedClaim> {
+  const tour = await tourById(ctx, db, c.tourId);
+  if (!tour || !tour.active) throw invalid(`tour ${c.tourId} not found`);
+  const zone = tour.zone;
+  if (!tour.languageIds.includes(c.languageId)) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${tour.id} is not offered in language ${c.languageId}`);
   if (c.participants < tour.minPersons) throw invalid(`tour ${tour.id} needs at least ${tour.minPersons} participants`);
   if (c.participants > tour.maxPersons) {
     throw new DomainError('QUANTITY_ABOVE_CAPACITY', `tour ${tour.id} takes at most ${tour.maxPersons} participants`);

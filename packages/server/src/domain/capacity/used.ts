@@ -1,7 +1,8 @@
 // THE definition of used capacity (API.md §5): a capacity_allocations row counts while it is not
 // released and either permanent (expires_at null) or not yet expired at `now`. Holds stop counting
-// the instant they expire, so no cleanup job is needed for correctness. Claims (under lock) and
-// availability reads both go through here, so they can never disagree.
+// the instant they expire, so no cleanup job is needed for correctness. Availability reads use
+// liveAt() below; claims run the same condition under the lock inside the SQL function
+// capacity_claim (migration 0006, ADR 0009). A change here must be made there too.
 import { and, eq, gt, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { capacityAllocations as ca } from '../../db/schema/index.ts';

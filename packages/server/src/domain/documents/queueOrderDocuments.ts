@@ -1,10 +1,11 @@
 // Called inside the transactions that finalize or cancel an order: creates or re-arms the order's
-// generated documents and enqueues their render jobs in the same transaction, so a rolled-back
-// finalize leaves neither a document row nor a job behind.
+// generated documents and flags them for rendering (render_pending) in the same transaction, so
+// a rolled-back finalize leaves neither a document nor a job behind, and a committed one always
+// gets its job: the dispatcher (src/jobs/dispatch.ts) turns flags into render jobs.
 //
 // - finalize: a ticket PDF when the order has Ticket or Event items, a confirmation PDF when it
 //   has Tour items, and always an invoice. Rows are unique per (order, kind): finalizing again
-//   (safe to repeat) finds them and enqueues nothing new.
+//   (safe to repeat) finds them and flags nothing new.
 // - cancellation: the ticket and confirmation PDFs are rendered again, cancelled admissions
 //   stamped VOID (their barcodes are void). They answer 202 until the new PDF is stored, so a
 //   stale PDF showing cancelled tickets as valid is never handed out. The invoice is NOT
@@ -12,58 +13,66 @@
 //   accounting answer; it is not produced yet).
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { documents, orderItems, orders } from '../../db/schema/index.ts';
-import { enqueue, TASKS } from '../../jobs/queue.ts';
+import { documents } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { retentionEnd, type DocumentKind } from './internal.ts';
+import { retentionEnd, statusAt, type DocumentKind, type DocumentSummary } from './internal.ts';
 
-const FILENAME: Record<Exclude<DocumentKind, 'attachment'>, (id: number) => string> = {
+const FILENAME: Record<Exclude<DocumentKind, 'attachment'>, (id: number | string) => string> = {
   ticket: (id) => `tickets-${id}.pdf`,
   invoice: (id) => `invoice-${id}.pdf`,
   confirmation: (id) => `confirmation-${id}.pdf`,
 };
 
-async function enqueueRender(tx: Tx, ids: number[]) {
-  // The key folds repeated requests for one document into one waiting job.
-  for (const id of ids) await enqueue(tx, TASKS.renderDocument, { documentId: id }, { jobKey: `document:${id}` });
+/** The generated documents of a finalized order, by the types of its items. */
+export function orderDocumentKinds(orderId: number | string, itemTypes: string[]): Array<{ kind: Exclude<DocumentKind, 'attachment'>; filename: string }> {
+  const kinds: Array<Exclude<DocumentKind, 'attachment'>> = [];
+  if (itemTypes.some((t) => t === 'Ticket' || t === 'Event')) kinds.push('ticket');
+  if (itemTypes.some((t) => t === 'Tour')) kinds.push('confirmation');
+  kinds.push('invoice');
+  return kinds.map((kind) => ({ kind, filename: FILENAME[kind](orderId) }));
 }
 
-export async function queueFinalizedOrderDocuments(tx: Tx, ctx: Ctx, orderId: number): Promise<void> {
+/**
+ * Creates the order's documents, flagged for rendering: the dispatcher (src/jobs/dispatch.ts)
+ * adds their render jobs once this transaction has committed. Returns the documents created now;
+ * none when they already exist (a repeated finalize).
+ */
+export async function queueFinalizedOrderDocuments(
+  tx: Tx,
+  ctx: Ctx,
+  order: { id: number; accountId: number; museumIds: number[] },
+  itemTypes: string[],
+): Promise<DocumentSummary[]> {
   const now = ctx.clock.now();
-  const [order] = await tx.select({ accountId: orders.accountId, museumIds: orders.museumIds }).from(orders).where(eq(orders.id, orderId));
-  if (!order) return;
-  const types = await tx.selectDistinct({ type: orderItems.type }).from(orderItems).where(eq(orderItems.orderId, orderId));
-  const kinds: Array<Exclude<DocumentKind, 'attachment'>> = [];
-  if (types.some((t) => t.type === 'Ticket' || t.type === 'Event')) kinds.push('ticket');
-  if (types.some((t) => t.type === 'Tour')) kinds.push('confirmation');
-  kinds.push('invoice');
-  const inserted = await tx
+  const rows = await tx
     .insert(documents)
     .values(
-      kinds.map((kind) => ({
+      orderDocumentKinds(order.id, itemTypes).map(({ kind, filename }) => ({
         kind,
-        orderId,
+        orderId: order.id,
         accountId: order.accountId,
         museumIds: order.museumIds,
-        filename: FILENAME[kind](orderId),
+        filename,
         contentType: 'application/pdf',
         status: 'processing',
         createdAt: now,
         updatedAt: now,
         availableUntil: retentionEnd(ctx, now),
+        renderPending: true,
       })),
     )
     .onConflictDoNothing({ target: [documents.orderId, documents.kind], where: sql`${documents.kind} <> 'attachment'` })
-    .returning({ id: documents.id });
-  await enqueueRender(tx, inserted.map((r) => r.id));
+    .returning({ id: documents.id, kind: documents.kind, status: documents.status, filename: documents.filename, availableUntil: documents.availableUntil });
+  return rows.map((r) => ({ id: r.id, kind: r.kind as DocumentKind, status: statusAt(r, now), filename: r.filename }));
 }
 
 export async function requeueOrderDocumentsAfterCancellation(tx: Tx, ctx: Ctx, orderId: number): Promise<void> {
   const now = ctx.clock.now();
   // A new generation: a render job still running for the old state cannot store its result.
-  const bumped = await tx
+  // The dispatcher adds the new render job after this commits (render_pending).
+  await tx
     .update(documents)
-    .set({ status: 'processing', generation: sql`${documents.generation} + 1`, updatedAt: now })
+    .set({ status: 'processing', generation: sql`${documents.generation} + 1`, updatedAt: now, renderPending: true })
     .where(
       and(
         eq(documents.orderId, orderId),
@@ -71,7 +80,5 @@ export async function requeueOrderDocumentsAfterCancellation(tx: Tx, ctx: Ctx, o
         isNull(documents.purgedAt),
         sql`${documents.availableUntil} > ${now}`,
       ),
-    )
-    .returning({ id: documents.id });
-  await enqueueRender(tx, bumped.map((r) => r.id));
+    );
 }

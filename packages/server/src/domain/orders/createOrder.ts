@@ -1,20 +1,24 @@
-// POST /orders: one transaction for the whole order (all items or none). The order row is
-// inserted first: with a foreign_id, a concurrent duplicate then blocks on the unique index
+// POST /orders: one transaction for the whole order (all items or none). The order row is the
+// first write: with a foreign_id, a concurrent duplicate then blocks on the unique index
 // (account_id, foreign_id) before doing any capacity work, and gets a unique violation as soon
 // as the winner commits. That violation rolls our transaction back and we answer with the
 // winner (same content) or FOREIGN_ID_CONFLICT (different content): never a second order.
-import { randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
-import { orderItems, orders, reservations } from '../../db/schema/index.ts';
-import { claimCapacity } from '../capacity/index.ts';
+// Orders that write a customer or consume reservations first take a lock on the foreign_id
+// instead, for the same effect.
+import { and, eq, is, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client.ts';
+import { orders } from '../../db/schema/index.ts';
+import { resolveClaims } from '../capacity/index.ts';
+import { lockKey } from '../capacity/locks.ts';
 import type { Ctx } from '../context.ts';
 import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
 import { DomainError } from '../errors.ts';
 import { lockOwnReservations } from '../reservations/internal.ts';
-import { recordFinalized } from './finalize.ts';
 import { requestHash } from './hash.ts';
 import { reload, type OrderView } from './internal.ts';
-import { prepareItems, type OrderItemInput } from './items.ts';
+import { prepareItems, type OrderItemInput, type PreparedItem } from './items.ts';
+import { placeOrder, type PlaceOrder } from './placeOrder.ts';
 
 export interface CreateOrderInput {
   foreign_id?: string;
@@ -33,8 +37,8 @@ function accountOf(ctx: Ctx): number {
   return p.accountId;
 }
 
-async function existingByForeignId(ctx: Ctx, accountId: number, foreignId: string, hash: string) {
-  const [row] = await ctx.db
+async function existingByForeignId(db: DbOrTx, ctx: Ctx, accountId: number, foreignId: string, hash: string) {
+  const [row] = await db
     .select()
     .from(orders)
     .where(and(eq(orders.accountId, accountId), eq(orders.foreignId, foreignId)));
@@ -42,7 +46,7 @@ async function existingByForeignId(ctx: Ctx, accountId: number, foreignId: strin
   if (row.requestHash !== hash) {
     throw new DomainError('FOREIGN_ID_CONFLICT', 'an order with this foreign_id exists with different content');
   }
-  return { order: await reload(ctx.db, ctx, row.id), replayed: true };
+  return { order: await reload(db, ctx, row.id), replayed: true };
 }
 
 function isForeignIdViolation(err: unknown): boolean {
@@ -56,17 +60,59 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   const hash = requestHash(input);
   const foreignId = input.foreign_id;
   if (foreignId) {
-    const replay = await existingByForeignId(ctx, accountId, foreignId, hash);
+    const replay = await existingByForeignId(ctx.db, ctx, accountId, foreignId, hash);
     if (replay) return replay;
   }
+  // Everything that only needs master data is checked before any write: the items (bookable by
+  // this caller, quantities, attendees, prices) and the claims they make (entry grid, calendar,
+  // closures, past dates, quantity above capacity). Those rows come from the process memo, so a
+  // valid order usually reaches its write without a query, and an invalid one writes nothing.
+  const items = await prepareItems(ctx.db, ctx, input.items);
+  const total = items.reduce((s, i) => s + i.priceCents, 0);
+  if (input.total !== undefined && input.total !== total) {
+    throw new DomainError('TOTAL_MISMATCH', `total ${input.total} does not match the sum of the items (${total} cents)`);
+  }
+  const resolved = await resolveClaims(ctx.db, ctx, items.map((i) => i.claim));
+  const order: Omit<PlaceOrder, 'customerId' | 'reservationIds'> = {
+    accountId,
+    foreignId: foreignId ?? null,
+    comment: input.comment ?? null,
+    reference: input.reference ?? null,
+    requestHash: hash,
+    finalize: input.finalize === true,
+    items,
+    resolved,
+  };
+  const hasCustomer = input.customer !== undefined || input.customer_id !== undefined;
+  const hasReservations = items.some((i) => i.reservationTokens.length > 0);
   try {
-    // The answer is read inside the transaction: a 201 is only sent for what committed, and a
-    // failure after the commit cannot turn a stored order into an error answer.
-    const order = await ctx.db.transaction((tx) => insertOrder(tx, ctx, accountId, input, hash));
-    return { order, replayed: false };
+    // The answer is built from the rows the write returns: a 201 is only sent for what
+    // committed, and a failure after the commit cannot turn a stored order into an error.
+    if (!hasCustomer && !hasReservations && !is(ctx.db, PgTransaction)) {
+      // The common case: the single order_place statement is the whole transaction.
+      return { order: await placeOrder(ctx.db, ctx, { ...order, customerId: null, reservationIds: [] }), replayed: false };
+    }
+    return await ctx.db.transaction(async (tx) => {
+      if (foreignId) {
+        // A concurrent duplicate would otherwise create its customer or lock the reservations
+        // before reaching the order's unique index: it waits here for the first one instead,
+        // and then finds it.
+        await tx.execute(sql`select pg_advisory_xact_lock(${lockKey('order-foreign-id', accountId, foreignId).toString()}::bigint)`);
+        const replay = await existingByForeignId(tx, ctx, accountId, foreignId, hash);
+        if (replay) return replay;
+      }
+      const customerId = hasCustomer
+        ? await resolveOrderCustomer(tx, ctx, {
+            ...(input.customer !== undefined ? { customer: input.customer } : {}),
+            ...(input.customer_id !== undefined ? { customer_id: input.customer_id } : {}),
+          })
+        : null;
+      const reservationIds = await consumeReservations(tx, ctx, items);
+      return { order: await placeOrder(tx, ctx, { ...order, customerId, reservationIds }), replayed: false };
+    });
   } catch (err) {
     if (foreignId && isForeignIdViolation(err)) {
-      const replay = await existingByForeignId(ctx, accountId, foreignId, hash);
+      const replay = await existingByForeignId(ctx.db, ctx, accountId, foreignId, hash);
       if (replay) return replay;
     }
     throw err;
@@ -75,108 +121,8 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
 
 type Tx = Parameters<Parameters<Ctx['db']['transaction']>[0]>[0];
 
-async function insertOrder(tx: Tx, ctx: Ctx, accountId: number, input: CreateOrderInput, hash: string): Promise<OrderView> {
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + ctx.config.orderPendingMinutes * 60_000);
-  const [order] = await tx
-    .insert(orders)
-    .values({
-      accountId,
-      foreignId: input.foreign_id ?? null,
-      token: randomBytes(16).toString('base64url'),
-      status: 'pending',
-      source: ctx.principal.access === 'reseller' ? 'resellershop' : 'api',
-      comment: input.comment ?? null,
-      reference: input.reference ?? null,
-      totalPriceCents: 0,
-      currency: ctx.config.currency,
-      requestHash: hash,
-      createdAt: now,
-      updatedAt: now,
-      expiresAt,
-    })
-    .returning();
-
-  const customerId =
-    input.customer !== undefined || input.customer_id !== undefined
-      ? await resolveOrderCustomer(tx, ctx, {
-          ...(input.customer !== undefined ? { customer: input.customer } : {}),
-          ...(input.customer_id !== undefined ? { customer_id: input.customer_id } : {}),
-        })
-      : null;
-
-  const items = await prepareItems(tx, ctx, input.items);
-  const total = items.reduce((s, i) => s + i.priceCents, 0);
-  if (input.total !== undefined && input.total !== total) {
-    throw new DomainError('TOTAL_MISMATCH', `total ${input.total} does not match the sum of the items (${total} cents)`);
-  }
-
-  const reservationIds = await consumeReservations(tx, ctx, items);
-  const inserted = await tx
-    .insert(orderItems)
-    .values(
-      items.map((i) => ({
-        orderId: order!.id,
-        type: i.type,
-        museumId: i.museumId,
-        ticketId: i.ticketId,
-        eventDateId: i.eventDateId,
-        tourId: i.tourId,
-        languageId: i.languageId,
-        quantity: i.quantity,
-        startAt: i.startAt,
-        unitPriceCents: i.unitPriceCents,
-        priceCents: i.priceCents,
-        vatPct: i.vatPct,
-        taxIncluded: i.taxIncluded,
-        attendees: i.attendees,
-      })),
-    )
-    .returning({ id: orderItems.id });
-  if (reservationIds.length) {
-    await tx
-      .update(reservations)
-      .set({ consumedAt: now, consumedByOrderId: order!.id })
-      .where(inArray(reservations.id, reservationIds));
-  }
-  await tx
-    .update(orders)
-    .set({ totalPriceCents: total, customerId, museumIds: [...new Set(items.map((i) => i.museumId))].sort((a, b) => a - b) })
-    .where(eq(orders.id, order!.id));
-  // With `finalize: true` the order is finalized before capacity is claimed, and the claim then
-  // takes permanent allocations: everything but the claim happens before the slot locks are
-  // taken, so they are held only for the claim and the commit (the serialised section on a hot
-  // slot). A refused claim rolls the whole order back, barcodes and documents included.
-  if (input.finalize) {
-    await recordFinalized(
-      tx,
-      ctx,
-      order!.id,
-      items.map((i, n) => ({ id: inserted[n]!.id, type: i.type, quantity: i.quantity })),
-    );
-  }
-  // The answer is read before the claim for the same reason.
-  const view = await reload(tx, ctx, order!.id);
-  // The reservations' held capacity is released under the same slot locks that take it for the
-  // order, so no competitor can slip in between.
-  const resolved = await claimCapacity(
-    tx,
-    ctx,
-    items.map((i, n) => ({ claim: i.claim, holder: { orderItemId: inserted[n]!.id }, expiresAt: input.finalize ? null : expiresAt })),
-    { releaseReservationIds: reservationIds },
-  );
-  for (const [n, r] of resolved.entries()) {
-    if (r.startAt.getTime() !== items[n]!.startAt.getTime()) {
-      await tx.update(orderItems).set({ startAt: r.startAt }).where(eq(orderItems.id, inserted[n]!.id));
-      const shown = view.items.find((i) => i.id === inserted[n]!.id);
-      if (shown) shown.startAt = r.startAt;
-    }
-  }
-  return view;
-}
-
 /** Locks the caller's named reservations and checks each one belongs to its item's product. */
-async function consumeReservations(tx: Tx, ctx: Ctx, items: Awaited<ReturnType<typeof prepareItems>>): Promise<number[]> {
+async function consumeReservations(tx: Tx, ctx: Ctx, items: PreparedItem[]): Promise<number[]> {
   const tokens = items.flatMap((i) => i.reservationTokens);
   if (tokens.length === 0) return [];
   if (new Set(tokens).size !== tokens.length) {

@@ -7,8 +7,9 @@ import { orderItems, orders } from '../../db/schema/index.ts';
 import { confirmCapacity } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import type { DocumentSummary } from '../documents/internal.ts';
 import { queueFinalizedOrderDocuments } from '../documents/queueOrderDocuments.ts';
-import { issueBarcodes } from './barcodes.ts';
+import { issueBarcodes, type IssuedBarcode } from './barcodes.ts';
 import { statusAt, type OrderRow } from './internal.ts';
 
 export const orderExpired = () => new DomainError('ORDER_EXPIRED', 'order has expired and cannot be changed anymore');
@@ -26,31 +27,33 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
     .where(and(eq(orderItems.orderId, order.id), eq(orderItems.status, 'active')));
   // Makes the allocations permanent under the slot locks; throws ORDER_EXPIRED if they lapsed.
   await confirmCapacity(tx, ctx, items.map((i) => i.id));
-  await recordFinalized(tx, ctx, order.id, items);
+  await tx
+    .update(orders)
+    .set({ status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now })
+    .where(eq(orders.id, order.id));
+  await recordFinalized(tx, ctx, order, items);
 }
 
 /**
- * The bookkeeping of finalizing, apart from capacity: barcodes, status, documents. `finalize: true`
- * on create runs it BEFORE claiming capacity (with permanent allocations), so the slot locks are
- * held only for the claim and the commit; a refused claim rolls all of it back.
+ * The bookkeeping of finalizing, apart from capacity and the status column: barcodes and
+ * documents. `finalize: true` on create inserts the order as finalized and runs this BEFORE
+ * claiming capacity (with permanent allocations), so the slot locks are held only for the claim
+ * and the commit; a refused claim rolls all of it back. Returns what it created, for the answer.
  */
 export async function recordFinalized(
   tx: Tx,
   ctx: Ctx,
-  orderId: number,
+  order: { id: number; accountId: number; museumIds: number[] },
   items: Array<{ id: number; type: string; quantity: number }>,
-): Promise<void> {
+): Promise<{ barcodes: IssuedBarcode[]; documents: DocumentSummary[] }> {
   const now = ctx.clock.now();
   // One barcode per admission: each ticket or event seat, one per tour booking (a group).
-  await issueBarcodes(
+  const issued = await issueBarcodes(
     tx,
     now,
     items.map((i) => ({ orderItemId: i.id, count: i.type === 'Tour' ? 1 : i.quantity })),
   );
-  await tx
-    .update(orders)
-    .set({ status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now })
-    .where(eq(orders.id, orderId));
   // Ticket/confirmation/invoice rows and their render jobs commit (or roll back) with the order.
-  await queueFinalizedOrderDocuments(tx, ctx, orderId);
+  const docs = await queueFinalizedOrderDocuments(tx, ctx, order, items.map((i) => i.type));
+  return { barcodes: issued, documents: docs };
 }

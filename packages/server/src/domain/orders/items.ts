@@ -2,9 +2,8 @@
 // they make. Checks here are the ones only orders know (caller may book the product, quantity
 // within the product's limits, attendees, prices); the capacity module validates the start time
 // against the entry grid, the calendar and what is left.
-import type { Tx } from '../../db/client.ts';
-import { and, eq } from 'drizzle-orm';
-import { eventDates, events, museums, tickets, tourLanguages, tours } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { eventDateById, ticketById, tourById } from '../capacity/catalog.ts';
 import type { Claim } from '../capacity/index.ts';
 import { isBookableBy, priceFor } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
@@ -27,6 +26,9 @@ export interface OrderItemInput {
 export interface PreparedItem {
   type: OrderItemInput['type'];
   museumId: number;
+  /** The museum's time zone and the event of an event date: shown in the order answer. */
+  zone: string;
+  eventId: number | null;
   ticketId: number | null;
   eventDateId: number | null;
   tourId: number | null;
@@ -71,8 +73,11 @@ function range(q: number, min: number, max: number, at: string, errors: string[]
   if (q > max) errors.push(`${at} quantity must be at most ${max}`);
 }
 
-/** Validates and prices every item; collects field errors of all items before failing. */
-export async function prepareItems(tx: Tx, ctx: Ctx, items: OrderItemInput[]): Promise<PreparedItem[]> {
+/**
+ * Validates and prices every item; collects field errors of all items before failing. Reads only
+ * master data (through the process memo), so it runs before the order's transaction.
+ */
+export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]): Promise<PreparedItem[]> {
   const p = ctx.principal;
   const errors: string[] = [];
   const out: PreparedItem[] = [];
@@ -81,69 +86,51 @@ export async function prepareItems(tx: Tx, ctx: Ctx, items: OrderItemInput[]): P
     const a = item.attributes;
     const tokens = a.reservations ?? [];
     if (item.type === 'Ticket') {
-      const [row] = await tx
-        .select({ t: tickets, zone: museums.timeZone })
-        .from(tickets)
-        .innerJoin(museums, eq(museums.id, tickets.museumId))
-        .where(eq(tickets.id, a.id));
-      if (!row) { errors.push(`${at}: ticket ${a.id} not found`); continue; }
-      const t = row.t;
+      const t = await ticketById(ctx, db, a.id);
+      if (!t) { errors.push(`${at}: ticket ${a.id} not found`); continue; }
       if (!isBookableBy(p, t)) throw notBookable('ticket');
       range(a.quantity, t.minPersons, t.maxPersons, at, errors);
-      const start = startTime(a.time ?? a.start_time, row.zone, t.ticketType === 'normal' ? t.firstEntry : undefined);
+      const start = startTime(a.time ?? a.start_time, t.zone, t.ticketType === 'normal' ? t.firstEntry : undefined);
       if (!start) { errors.push(`${at} time must be an ISO 8601 timestamp`); continue; }
       const attendees = checkAttendees(t.attendees, a.quantity, a.attendees, at, errors);
       const unit = priceFor(p, t);
       out.push({
-        type: 'Ticket', museumId: t.museumId, ticketId: t.id, eventDateId: null, tourId: null, languageId: null,
+        type: 'Ticket', museumId: t.museumId, zone: t.zone, eventId: null, ticketId: t.id, eventDateId: null, tourId: null, languageId: null,
         quantity: a.quantity, startAt: start, unitPriceCents: unit,
         priceCents: Math.round((unit * a.quantity * (100 - t.discount)) / 100),
         vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees, reservationTokens: tokens,
         claim: { kind: 'ticket', ticketId: t.id, startAt: start, quantity: a.quantity },
       });
     } else if (item.type === 'Event') {
-      const [row] = await tx
-        .select({ d: eventDates, e: events })
-        .from(eventDates)
-        .innerJoin(events, eq(events.id, eventDates.eventId))
-        .where(eq(eventDates.id, a.id));
+      const row = await eventDateById(ctx, db, a.id);
       if (!row) { errors.push(`${at}: event date ${a.id} not found`); continue; }
-      const { d, e } = row;
+      const { date: d, event: e } = row;
       if (!d.active || !isBookableBy(p, e)) throw notBookable('event');
       range(a.quantity, 1, d.maxPerRegistration ?? d.seatsMax, at, errors);
       const unit = priceFor(p, e);
       out.push({
-        type: 'Event', museumId: e.museumId, ticketId: null, eventDateId: d.id, tourId: null, languageId: d.languageId,
+        type: 'Event', museumId: e.museumId, zone: row.zone, eventId: e.id, ticketId: null, eventDateId: d.id, tourId: null, languageId: d.languageId,
         quantity: a.quantity, startAt: d.startAt, unitPriceCents: unit, priceCents: unit * a.quantity,
         vatPct: e.vatPct, taxIncluded: e.taxIncluded, attendees: null, reservationTokens: tokens,
         claim: { kind: 'event_date', eventDateId: d.id, quantity: a.quantity },
       });
     } else {
-      const [row] = await tx
-        .select({ t: tours, zone: museums.timeZone })
-        .from(tours)
-        .innerJoin(museums, eq(museums.id, tours.museumId))
-        .where(eq(tours.id, a.id));
-      if (!row) { errors.push(`${at}: tour ${a.id} not found`); continue; }
-      const t = row.t;
+      const t = await tourById(ctx, db, a.id);
+      if (!t) { errors.push(`${at}: tour ${a.id} not found`); continue; }
       if (!isBookableBy(p, t)) throw notBookable('tour');
       range(a.quantity, t.minPersons, t.maxPersons, at, errors);
       if (tokens.length) errors.push(`${at}: tours cannot be reserved, remove reservations`);
-      const start = startTime(a.start_time ?? a.time, row.zone);
+      const start = startTime(a.start_time ?? a.time, t.zone);
       if (!start) errors.push(`${at} start_time must be an ISO 8601 timestamp`);
       if (a.language_id === undefined) errors.push(`${at} language_id is required`);
       if (!start || a.language_id === undefined) continue;
       // Checked here (the capacity module checks it too) because the item row references the
       // language: an unknown id must be a 422, not a foreign-key failure.
-      const [offered] = await tx
-        .select({ id: tourLanguages.languageId })
-        .from(tourLanguages)
-        .where(and(eq(tourLanguages.tourId, t.id), eq(tourLanguages.languageId, a.language_id)));
-      if (!offered) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${t.id} is not offered in language ${a.language_id}`);
+      if (!t.languageIds.includes(a.language_id)) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${t.id} is not offered in language ${a.language_id}`);
       // 'group': one price per booking whatever the head count; 'person': per participant.
       const unit = priceFor(p, t);
       out.push({
-        type: 'Tour', museumId: t.museumId, ticketId: null, eventDateId: null, tourId: t.id, languageId: a.language_id,
+        type: 'Tour', museumId: t.museumId, zone: t.zone, eventId: null, ticketId: null, eventDateId: null, tourId: t.id, languageId: a.language_id,
         quantity: a.quantity, startAt: start, unitPriceCents: unit,
         priceCents: t.pricing === 'group' ? unit : unit * a.quantity,
         vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees: null, reservationTokens: [],

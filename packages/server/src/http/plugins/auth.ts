@@ -26,6 +26,8 @@ export interface AuthDeps {
   testing?: Ctx['testing'];
   /** Per-process token resolution cache (src/cache/tokens.ts); absent = a lookup per request. */
   tokens?: { resolve: typeof resolveToken };
+  /** Per-process master-data memo (src/cache/masterData.ts) handed to domain verbs. */
+  masterData?: Ctx['masterData'];
 }
 
 function bearer(req: FastifyRequest): string | null | undefined {
@@ -49,7 +51,14 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
       principal = await (deps.tokens ?? { resolve: resolveToken }).resolve(deps.db, deps.instanceId, token, deps.clock.now());
     }
     req.principal = principal;
-    req.ctx = { db: deps.db, principal, clock: deps.clock, config: deps.config, ...(deps.testing ? { testing: deps.testing } : {}) };
+    req.ctx = {
+      db: deps.db,
+      principal,
+      clock: deps.clock,
+      config: deps.config,
+      ...(deps.masterData ? { masterData: deps.masterData } : {}),
+      ...(deps.testing ? { testing: deps.testing } : {}),
+    };
 
     const access = req.routeOptions.config.access;
     if (!access) return;

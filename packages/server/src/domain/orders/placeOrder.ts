@@ -1,0 +1,116 @@
+// The write of a new order in one round trip: every value is decided here in TypeScript (the
+// order row, its items, barcodes, which documents, the capacity demands) and handed to the SQL
+// function order_place (migration 0006), which performs the inserts in order and claims
+// capacity last, under the slot locks. On a sold-out slot it raises and nothing of the call
+// remains. Without a transaction around it, the call is its own transaction: the slot lock is
+// held from the claim to the statement's commit and not one round trip longer (ADR 0009).
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { rowFromJson, rowToJson } from '../../db/json.ts';
+import { barcodes as barcodeTable, orderItems, orders } from '../../db/schema/index.ts';
+import { claimErrors, claimSpec, type ResolvedClaim } from '../capacity/index.ts';
+import type { Ctx } from '../context.ts';
+import { retentionEnd, statusAt as documentStatusAt, type DocumentKind } from '../documents/internal.ts';
+import { orderDocumentKinds } from '../documents/queueOrderDocuments.ts';
+import { newBarcode } from './barcodes.ts';
+import { statusAt, type OrderView } from './internal.ts';
+import type { PreparedItem } from './items.ts';
+
+/** Extra candidates for barcode collisions (10^12 codes: one is already very unlikely). */
+const SPARE_CODES = 4;
+
+export interface PlaceOrder {
+  accountId: number;
+  foreignId: string | null;
+  comment: string | null;
+  reference: string | null;
+  customerId: number | null;
+  requestHash: string;
+  finalize: boolean;
+  items: PreparedItem[];
+  resolved: ResolvedClaim[];
+  /** Reservations turned into this order: marked consumed, their holds released under the lock. */
+  reservationIds: number[];
+}
+
+interface Placed {
+  order: Record<string, unknown>;
+  items: Array<Record<string, unknown>>;
+  barcodes: Array<Record<string, unknown>>;
+  documents: Array<{ id: number; kind: string; status: string; filename: string; available_until: string }>;
+}
+
+export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<OrderView> {
+  const now = ctx.clock.now();
+  const expiresAt = p.finalize ? null : new Date(now.getTime() + ctx.config.orderPendingMinutes * 60_000);
+  // One barcode per admission: each ticket or event seat, one per tour booking (a group).
+  const counts = p.finalize ? p.items.map((i) => (i.type === 'Tour' ? 1 : i.quantity)) : [];
+  const total = counts.reduce((s, n) => s + n, 0);
+  const payload = {
+    order: rowToJson(orders, {
+      accountId: p.accountId,
+      foreignId: p.foreignId,
+      token: randomBytes(16).toString('base64url'),
+      status: p.finalize ? 'finalized' : 'pending',
+      source: ctx.principal.access === 'reseller' ? 'resellershop' : 'api',
+      customerId: p.customerId,
+      comment: p.comment,
+      reference: p.reference,
+      totalPriceCents: p.items.reduce((s, i) => s + i.priceCents, 0),
+      currency: ctx.config.currency,
+      museumIds: [...new Set(p.items.map((i) => i.museumId))].sort((a, b) => a - b),
+      requestHash: p.requestHash,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt,
+      finalizedAt: p.finalize ? now : null,
+    }),
+    items: p.items.map((i, n) =>
+      rowToJson(orderItems, {
+        type: i.type,
+        museumId: i.museumId,
+        ticketId: i.ticketId,
+        eventDateId: i.eventDateId,
+        tourId: i.tourId,
+        languageId: i.languageId,
+        quantity: i.quantity,
+        // The slot actually taken: day tickets are normalised to their first entry.
+        startAt: p.resolved[n]!.startAt,
+        unitPriceCents: i.unitPriceCents,
+        priceCents: i.priceCents,
+        vatPct: i.vatPct,
+        taxIncluded: i.taxIncluded,
+        attendees: i.attendees,
+      }),
+    ),
+    consume: p.reservationIds,
+    barcodes: counts,
+    codes: total ? Array.from({ length: total + SPARE_CODES }, newBarcode) : [],
+    documents: p.finalize ? orderDocumentKinds(':order_id', p.items.map((i) => i.type)) : [],
+    document: { available_until: retentionEnd(ctx, now).toISOString() },
+    claim: claimSpec(ctx, p.resolved, expiresAt, p.reservationIds),
+  };
+  const result = await claimErrors(() => db.execute<{ placed: Placed }>(sql`select order_place(${JSON.stringify(payload)}::jsonb) as placed`));
+  const placed = result.rows[0]!.placed;
+
+  const order = rowFromJson(orders, placed.order);
+  const items = placed.items.map((j) => rowFromJson(orderItems, j));
+  const codes = placed.barcodes.map((j) => rowFromJson(barcodeTable, j));
+  return {
+    ...order,
+    status: statusAt(order, now),
+    documents: placed.documents.map((d) => ({
+      id: d.id,
+      kind: d.kind as DocumentKind,
+      status: documentStatusAt({ status: d.status, availableUntil: new Date(d.available_until) }, now),
+      filename: d.filename,
+    })),
+    items: items.map((row, n) => ({
+      ...row,
+      zone: p.items[n]!.zone,
+      eventId: p.items[n]!.eventId,
+      barcodes: codes.filter((b) => b.orderItemId === row.id).map(({ id, code, status }) => ({ id, code, status })),
+    })),
+  };
+}

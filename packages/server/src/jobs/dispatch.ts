@@ -1,0 +1,53 @@
+// Turns flagged documents (documents.render_pending) into render jobs. Orders and cancellations
+// only set the flag in their own transaction; this loop, running beside the job worker, adds the
+// jobs in batches through documents_dispatch (migration 0007): one transaction and one NOTIFY per
+// batch instead of one per order, which kept every booking's commit waiting for the others'
+// (ADR 0009). The flag is durable, so a crash anywhere loses nothing: a flagged document is
+// dispatched by whichever dispatcher runs next, and SKIP LOCKED keeps several from taking the
+// same one. Cost when idle: one probe of a partial index per interval.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { TASKS } from './queue.ts';
+
+/** A batch this size is followed at once by the next one; a smaller batch means "caught up". */
+const BATCH = 200;
+
+export interface Dispatcher {
+  /** Dispatches now instead of at the next tick (tests, and a process that just wrote flags). */
+  poke(): void;
+  stop(): Promise<void>;
+}
+
+export function startDispatcher(db: Db, opts: { intervalMs: number; maxAttempts?: number; onError?: (err: unknown) => void }): Dispatcher {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const once = async () => {
+    for (;;) {
+      const r = await db.execute<{ n: number }>(
+        sql`select documents_dispatch(${BATCH}, ${TASKS.renderDocument}, ${opts.maxAttempts ?? 12}) as n`,
+      );
+      if (stopped || Number(r.rows[0]?.n ?? 0) < BATCH) return;
+    }
+  };
+  const tick = () => {
+    if (stopped || running) return;
+    clearTimeout(timer);
+    running = once()
+      .catch((err) => opts.onError?.(err)) // a database outage: the next tick tries again
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, opts.intervalMs);
+      });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    poke: tick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
