@@ -5,7 +5,7 @@ import pg from 'pg';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
-export type Db = NodePgDatabase<Schema>;
+export type Db = NodePgDatabase<Schema> & { $client: pg.Pool };
 /** A transaction handle; it has the same query API as Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;

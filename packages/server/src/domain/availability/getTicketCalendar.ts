@@ -34,7 +34,7 @@ export async function getTicketCalendar(
   const dates = calendarRange(localDateOf(now, tix[0]?.zone ?? ctx.config.zone), input.startAt, input.endAt);
   const out = new Map(dates.map((d) => [d, false]));
   if (tix.length === 0) return out;
-  const u = await usage(ctx, ctx.db, now, tix, dates, await freeHolds(ctx, input.reservations));
+  const u = await usage(ctx, now, tix, dates, await freeHolds(ctx, input.reservations));
   for (const d of dates) out.set(d, tix.some((t) => ticketDay(t, d, now, u).some((s) => s.left > 0)));
   return out;
 }

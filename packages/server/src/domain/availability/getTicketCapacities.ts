@@ -23,7 +23,7 @@ export async function getTicketCapacities(
   const now = ctx.clock.now();
   const date = dateParam(ctx, input.date, tix[0]?.zone ?? ctx.config.zone);
   if (tix.length === 0) return [];
-  const u = await usage(ctx, ctx.db, now, tix, [date], await freeHolds(ctx, input.reservations));
+  const u = await usage(ctx, now, tix, [date], await freeHolds(ctx, input.reservations));
   const groups = new Map<number, QuotaCapacities>();
   for (const t of tix) {
     const slots = ticketDay(t, date, now, u);

@@ -11,7 +11,7 @@ export async function getTicketCapacity(
   if (!t) throw notFound('ticket');
   const date = dateParam(ctx, input.date, t.zone);
   const now = ctx.clock.now();
-  const u = await usage(ctx, ctx.db, now, [t], [date], await freeHolds(ctx, input.reservations));
+  const u = await usage(ctx, now, [t], [date], await freeHolds(ctx, input.reservations));
   // Sold-out slots are omitted (go~mus): a key means "bookable from here".
   return { zone: t.zone, slots: ticketDay(t, date, now, u).filter((s) => s.left > 0) };
 }

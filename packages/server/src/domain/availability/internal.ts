@@ -1,7 +1,6 @@
 // Shared machinery of availability reads: which products the caller may see, and what is left
 // in every slot of a set of tickets over a set of dates, computed from two catalogue queries and
 // ONE query of used capacity, whatever the number of slots.
-import type { DbOrTx } from '../../db/client.ts';
 import { ticketsByIds, type TicketRow } from '../capacity/catalog.ts';
 import { ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
 import { quotaSlotKey, ticketSlots } from '../capacity/slots.ts';
@@ -42,15 +41,15 @@ export interface DayUsage {
 }
 
 /** Quotas of `tix` on each date and the used capacity of every quota slot in those days. */
-export async function usage(ctx: Ctx, db: DbOrTx, now: Date, tix: TicketRow[], dates: string[], free: number[]): Promise<DayUsage> {
-  const quotas = await ticketQuotasOnDates(ctx, db, tix.map((t) => t.id), dates);
+export async function usage(ctx: Ctx, now: Date, tix: TicketRow[], dates: string[], free: number[]): Promise<DayUsage> {
+  const quotas = await ticketQuotasOnDates(ctx, ctx.db, tix.map((t) => t.id), dates);
   const quotaIds = new Set<number>();
   for (const perTicket of quotas.values()) for (const qs of perTicket.values()) for (const q of qs) quotaIds.add(q.quotaId);
   const sorted = [...dates].sort();
   // A day's slots lie within a day of its UTC midnight in any zone; exact keys sort out the rest.
   const from = new Date(Date.parse(`${sorted[0]}T00:00:00Z`) - 86_400_000);
   const to = new Date(Date.parse(`${sorted[sorted.length - 1]}T00:00:00Z`) + 2 * 86_400_000);
-  const used = await usedCapacity(db, now, { resource: 'quota', resourceIds: [...quotaIds], from, to, freeReservationIds: free });
+  const used = await usedCapacity(ctx.db, now, { resource: 'quota', resourceIds: [...quotaIds], from, to, freeReservationIds: free });
   return { quotas, used };
 }
 

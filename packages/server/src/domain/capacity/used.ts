@@ -3,9 +3,10 @@
 // the instant they expire, so no cleanup job is needed for correctness. Availability reads use
 // liveAt() below; claims run the same condition under the lock inside the SQL function
 // capacity_claim (migration 0006, ADR 0009). A change here must be made there too.
-import { and, eq, gt, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { and, eq, gt, isNull, lt, or, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { capacityAllocations as ca } from '../../db/schema/index.ts';
+import { Coalescer } from './coalesce.ts';
 import type { Resource } from './types.ts';
 
 export function liveAt(now: Date): SQL {
@@ -14,33 +15,41 @@ export function liveAt(now: Date): SQL {
 
 export const slotKey = (resourceId: number, slotStart: Date) => `${resourceId}|${slotStart.getTime()}`;
 
+// The hottest read of the service (every availability answer): a named prepared statement on
+// the pool (parsed and planned once per connection, no query building per call), coalesced per
+// process (coalesce.ts). The condition is liveAt() below, written out.
+const USED_SQL = `select resource_id, slot_start, sum(quantity)::int as used
+  from capacity_allocations
+ where resource = $1 and resource_id = any($2::int[]) and slot_start >= $3 and slot_start < $4
+   and released_at is null and (expires_at is null or expires_at > $5)
+   and (reservation_id is null or not (reservation_id = any($6::bigint[])))
+ group by resource_id, slot_start`;
+
+type UsedRow = { resource_id: number; slot_start: Date; used: number };
+const coalescers = new WeakMap<object, Coalescer<UsedRow[]>>();
+
 /**
  * Used quantity per (resourceId, slotStart) for slots starting in [from, to), in one query.
  * `freeReservationIds`: holds that count as free for this caller (its own `reservations[]`).
  */
 export async function usedCapacity(
-  db: DbOrTx,
+  db: Db,
   now: Date,
   q: { resource: Resource; resourceIds: number[]; from: Date; to: Date; freeReservationIds?: number[] },
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (q.resourceIds.length === 0) return out;
-  const conds = [
-    eq(ca.resource, q.resource),
-    inArray(ca.resourceId, q.resourceIds),
-    gte(ca.slotStart, q.from),
-    lt(ca.slotStart, q.to),
-    liveAt(now),
-  ];
-  if (q.freeReservationIds?.length) {
-    conds.push(or(isNull(ca.reservationId), notInArray(ca.reservationId, q.freeReservationIds))!);
-  }
-  const rows = await db
-    .select({ resourceId: ca.resourceId, slotStart: ca.slotStart, used: sql<number>`sum(${ca.quantity})::int` })
-    .from(ca)
-    .where(and(...conds))
-    .groupBy(ca.resourceId, ca.slotStart);
-  for (const r of rows) out.set(slotKey(r.resourceId, r.slotStart), r.used);
+  const pool = db.$client;
+  let runs = coalescers.get(pool);
+  if (!runs) coalescers.set(pool, (runs = new Coalescer()));
+  const ids = [...q.resourceIds].sort((a, b) => a - b);
+  const free = [...(q.freeReservationIds ?? [])].sort((a, b) => a - b);
+  const key = `${q.resource}|${ids.join(',')}|${q.from.getTime()}|${q.to.getTime()}|${free.join(',')}`;
+  const rows = await runs.run(key, async () => {
+    const r = await pool.query<UsedRow>({ name: 'atrium_used_capacity', text: USED_SQL, values: [q.resource, ids, q.from, q.to, now, free] });
+    return r.rows;
+  });
+  for (const r of rows) out.set(slotKey(r.resource_id, r.slot_start), r.used);
   return out;
 }
 
