@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DateTime } from 'luxon';
 import { isoInZone, localDateOf, localMinutesOf, parseTimestamp, startOfLocalDay, zonedInstant } from '../../src/domain/time.ts';
 
 const Z = 'Europe/Berlin';
@@ -42,4 +43,26 @@ test('the fast paths agree with Luxon for every quarter hour across both 2026 sw
       }
     }
   }
+});
+
+test('parseTimestamp: the fast path for offset timestamps agrees with Luxon on valid, invalid and random input', () => {
+  // The reference is the general Luxon parse that parseTimestamp falls back to.
+  const ref = (text: string, zone: string): number | null => {
+    const hasOffset = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text);
+    const dt = DateTime.fromISO(text, hasOffset ? { setZone: true } : { zone });
+    return dt.isValid && /T|\s/.test(text) ? dt.toMillis() : null;
+  };
+  const fixed = [
+    '2026-11-23T09:00:00+01:00', '2026-11-23T09:00:00Z', '2026-11-23T09:00Z', '2026-02-30T09:00:00Z', '2024-02-29T09:00:00+0130',
+    '2026-13-01T00:00:00Z', '2026-11-23T24:00:00Z', '2026-11-23T23:59:59.5-05:00', '2026-11-23T23:60:00Z', '2026-11-23T09:00:00.123456Z',
+    '2026-00-10T09:00:00Z', '2026-11-00T09:00:00Z', '0999-01-01T00:00:00Z', '2026-11-23T09:00:00+15:00', '2026-11-23T09:00:00+14:60',
+    '2026-03-29T02:30:00+01:00', '2026-10-25T02:30:00+02:00', '2026-11-23T09:00:00', '2026-11-23',
+  ];
+  const r = (n: number, w = 2) => String(Math.floor(Math.random() * n)).padStart(w, '0');
+  const random = Array.from({ length: 5000 }, () =>
+    `${r(3000, 4)}-${r(14)}-${r(33)}T${r(25)}:${r(61)}${Math.random() < 0.8 ? `:${r(61)}` : ''}${Math.random() < 0.3 ? `.${r(1000, 3)}` : ''}` +
+    (Math.random() < 0.3 ? 'Z' : `${Math.random() < 0.5 ? '+' : '-'}${r(16)}${Math.random() < 0.8 ? ':' : ''}${r(61)}`),
+  );
+  const diffs = [...fixed, ...random].filter((s) => (parseTimestamp(s, 'Europe/Berlin')?.getTime() ?? null) !== ref(s, 'Europe/Berlin'));
+  assert.deepEqual(diffs, []);
 });
