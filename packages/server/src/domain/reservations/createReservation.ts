@@ -1,9 +1,9 @@
 // A hold on capacity for one ticket slot or one event date. The reservation row and its
 // allocation are written in one transaction, so a refused claim leaves nothing behind.
-import { eq } from 'drizzle-orm';
-import { eventDates, events, museums, reservations, tickets } from '../../db/schema/index.ts';
+import { reservations } from '../../db/schema/index.ts';
+import { eventDateById, ticketById } from '../capacity/catalog.ts';
 import { newSecret } from '../accounts/tokens.ts';
-import { claimCapacity, type Claim } from '../capacity/index.ts';
+import { claimResolved, resolveClaims, type Claim } from '../capacity/index.ts';
 import { isBookableBy, type Sellable } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
@@ -34,6 +34,9 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
       ? { kind: 'ticket', ticketId: input.ticketId!, startAt: target.startAt, quantity: input.quantity }
       : { kind: 'event_date', eventDateId: input.dateId!, quantity: input.quantity };
 
+  // Checked against the catalogue before the transaction (master data from the process memo):
+  // an invalid hold opens no transaction, and day tickets are normalised to their first entry.
+  const [resolved] = await resolveClaims(ctx.db, ctx, [claim]);
   const row = await ctx.db.transaction(async (tx) => {
     const [r] = await tx
       .insert(reservations)
@@ -43,42 +46,30 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
         ticketId: input.ticketId ?? null,
         eventDateId: input.dateId ?? null,
         quantity: input.quantity,
-        startAt: target.startAt,
+        startAt: resolved!.startAt,
         createdAt: now,
         expiresAt,
         lifetimeEndsAt,
       })
       .returning();
-    const [claimed] = await claimCapacity(tx, ctx, [{ claim, holder: { reservationId: r!.id }, expiresAt }]);
-    // Day tickets are normalised to first entry: store the slot actually held.
-    if (claimed!.startAt.getTime() === r!.startAt.getTime()) return r!;
-    const [u] = await tx.update(reservations).set({ startAt: claimed!.startAt }).where(eq(reservations.id, r!.id)).returning();
-    return u!;
+    await claimResolved(tx, ctx, [resolved!], [{ holder: { reservationId: r!.id }, expiresAt }]);
+    return r!;
   });
   return toView(row, target.zone);
 }
 
 async function ticketTarget(ctx: Ctx, ticketId: number, startAt: string | undefined) {
-  const [r] = await ctx.db
-    .select({ ticket: tickets, zone: museums.timeZone })
-    .from(tickets)
-    .innerJoin(museums, eq(museums.id, tickets.museumId))
-    .where(eq(tickets.id, ticketId));
-  if (!r) throw invalid('reservation could not be saved', [`ticket ${ticketId} not found`]);
-  if (!isBookableBy(ctx.principal, r.ticket)) throw notBookable('ticket');
+  const ticket = await ticketById(ctx, ctx.db, ticketId);
+  if (!ticket) throw invalid('reservation could not be saved', [`ticket ${ticketId} not found`]);
+  if (!isBookableBy(ctx.principal, ticket)) throw notBookable('ticket');
   if (startAt === undefined) throw invalid('reservation could not be saved', ["start_at can't be blank"]);
-  const at = parseTimestamp(startAt, r.zone);
+  const at = parseTimestamp(startAt, ticket.zone);
   if (!at) throw invalid('reservation could not be saved', ['start_at is not a valid ISO 8601 time']);
-  return { kind: 'ticket' as const, startAt: at, zone: r.zone };
+  return { kind: 'ticket' as const, startAt: at, zone: ticket.zone };
 }
 
 async function dateTarget(ctx: Ctx, dateId: number) {
-  const [r] = await ctx.db
-    .select({ date: eventDates, event: events, zone: museums.timeZone })
-    .from(eventDates)
-    .innerJoin(events, eq(events.id, eventDates.eventId))
-    .innerJoin(museums, eq(museums.id, events.museumId))
-    .where(eq(eventDates.id, dateId));
+  const r = await eventDateById(ctx, ctx.db, dateId);
   if (!r) throw invalid('reservation could not be saved', [`date ${dateId} not found`]);
   const product: Sellable = { ...r.event, active: r.event.active && r.date.active };
   if (!isBookableBy(ctx.principal, product)) throw notBookable('date');
