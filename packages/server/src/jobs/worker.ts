@@ -16,9 +16,6 @@ import { systemCtx, type Ctx } from '../domain/context.ts';
 import { generateDocument, type Renderers } from '../domain/documents/generateDocument.ts';
 import { purgeExpiredDocuments } from '../domain/documents/purgeDocuments.ts';
 import { scanDocument } from '../domain/documents/scanDocument.ts';
-import { renderConfirmationPdf } from '../documents/render/confirmation.ts';
-import { renderInvoicePdf } from '../documents/render/invoice.ts';
-import { renderTicketsPdf } from '../documents/render/tickets.ts';
 import { scannerFor, type Scanner } from '../scan/index.ts';
 import { startDispatcher } from './dispatch.ts';
 import { workerLogger } from './logger.ts';
@@ -48,10 +45,12 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+// The renderers (pdfkit, fontkit, bwip-js: a few hundred ms to load) are imported on the first
+// job, not when the server starts.
 const defaultRenderers: Renderers = {
-  ticket: renderTicketsPdf,
-  invoice: renderInvoicePdf,
-  confirmation: renderConfirmationPdf,
+  ticket: async (input) => (await import('../documents/render/tickets.ts')).renderTicketsPdf(input),
+  invoice: async (input) => (await import('../documents/render/invoice.ts')).renderInvoicePdf(input),
+  confirmation: async (input) => (await import('../documents/render/confirmation.ts')).renderConfirmationPdf(input),
 };
 
 function documentId(payload: unknown): number {
