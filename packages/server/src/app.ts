@@ -1,6 +1,6 @@
 // Builds the Fastify application without listening (tests inject requests; main.ts listens).
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { stdTimeFunctions } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
@@ -20,6 +20,7 @@ import { metrics } from './http/plugins/metrics.ts';
 import { rateLimiting } from './http/plugins/rate-limit.ts';
 import { requestLogging } from './http/plugins/request-log.ts';
 import { securityHeaders } from './http/plugins/security.ts';
+import { lazySchemas as makeLazySchemas } from './http/lazy-schemas.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -36,6 +37,12 @@ export interface AppOptions {
   worker?: boolean;
   /** In-process catalogue/token caches kept correct by LISTEN (src/cache); none = uncached. */
   caches?: Caches;
+  /**
+   * Compile route schemas on first use, and the rest in the background once listening
+   * (http/lazy-schemas.ts), instead of all before the app is ready: `atrium serve` starts
+   * faster. Off by default, so an app built for tests compiles every schema as before.
+   */
+  lazySchemas?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -51,6 +58,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const clock = opts.clock ?? systemClock;
   const instanceId = await loadInstanceId(database);
+  const lazy = opts.lazySchemas ? makeLazySchemas() : undefined;
 
   const app = Fastify({
     logger:
@@ -75,6 +83,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
     // Requests that arrive while closing are answered by http/plugins/closing.ts, in the spec's shape.
     return503OnClosing: false,
+    ...(lazy ? { schemaController: { compilersFactory: lazy.compilersFactory as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']> } } : {}),
     frameworkErrors,
     // The request logger (http/plugins/request-log.ts) writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
@@ -88,6 +97,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout: 20_000, connectionsCheckingInterval: 5_000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (lazy) {
+    let closed = false;
+    app.addHook('onClose', async () => void (closed = true));
+    app.addHook('onListen', async () => {
+      const started = performance.now();
+      void lazy
+        .warm({ stopped: () => closed, onError: (err, route) => app.log.error({ err, method: route.method, url: route.url }, 'route schema does not compile') })
+        .then(() => app.log.debug({ ms: Math.round(performance.now() - started) }, 'route schemas compiled'));
+    });
+  }
   securityHeaders(app, config);
   closingBehaviour(app);
   // Before errorHandling: see cors.ts (its catch-all OPTIONS route must stay out of the 405 router).
