@@ -32,7 +32,15 @@ const [ticket] = await orm
   .insert(tickets)
   .values({ museumId: museum!.id, title: { en: 'Admission' }, ticketType: 'time_slot', priceCents: 1400, firstEntry: 540, lastEntry: 1050, entryDuration: 30, maxPersons: 1000 })
   .returning();
-await orm.insert(ticketQuotas).values({ ticketId: ticket!.id, quotaId: quota!.id });
+// A second ticket on the same quota (a reduced rate), for /tickets/capacities.
+const [reduced] = await orm
+  .insert(tickets)
+  .values({ museumId: museum!.id, title: { en: 'Reduced' }, ticketType: 'time_slot', priceCents: 900, firstEntry: 540, lastEntry: 1050, entryDuration: 30, maxPersons: 1000 })
+  .returning();
+await orm.insert(ticketQuotas).values([
+  { ticketId: ticket!.id, quotaId: quota!.id },
+  { ticketId: reduced!.id, quotaId: quota!.id },
+]);
 const { token } = await createToken({ db: orm, clock: systemClock }, { class: 'reseller', name: 'bench' });
 
 const today = localDateOf(new Date(), ZONE);
@@ -72,6 +80,12 @@ await scenario(
   'availability /tickets/:id/capacity, 50 conn',
   'p99 ≤ 25 ms, ≥ 80 % of bare SELECT',
   { url: `${atrium.base}/api/v4/tickets/${ticket!.id}/capacity?date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
+  { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
+);
+await scenario(
+  'availability /tickets/capacities (2 tickets, 1 quota), 50 conn',
+  'p99 ≤ 25 ms, ≥ 80 % of bare SELECT',
+  { url: `${atrium.base}/api/v4/tickets/capacities?ticket_ids=${ticket!.id},${reduced!.id}&date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
   { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
 );
 await scenario(
