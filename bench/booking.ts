@@ -7,51 +7,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
-import { systemClock } from '../packages/server/src/domain/clock.ts';
-import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
-import { addDays, isoInZone, localDateOf, zonedInstant } from '../packages/server/src/domain/time.ts';
+import { addDays } from '../packages/server/src/domain/time.ts';
+import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { startAtrium, startBaseline } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ZONE = 'Europe/Berlin';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const db = await benchDatabase();
 const { db: orm } = db.database;
 
-// Catalogue: one museum, a slot quota big enough never to sell out, a time-slot ticket 09:00–17:30.
-const [museum] = await orm
-  .insert(museums)
-  .values({ title: { en: 'Bench Museum' }, timeZone: ZONE, openingHours: Array(7).fill([540, 1080]) })
-  .returning();
-const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 2_000_000 }).returning();
-const [ticket] = await orm
-  .insert(tickets)
-  .values({ museumId: museum!.id, title: { en: 'Admission' }, ticketType: 'time_slot', priceCents: 1400, firstEntry: 540, lastEntry: 1050, entryDuration: 30, maxPersons: 1000 })
-  .returning();
-// A second ticket on the same quota (a reduced rate), for /tickets/capacities.
-const [reduced] = await orm
-  .insert(tickets)
-  .values({ museumId: museum!.id, title: { en: 'Reduced' }, ticketType: 'time_slot', priceCents: 900, firstEntry: 540, lastEntry: 1050, entryDuration: 30, maxPersons: 1000 })
-  .returning();
-await orm.insert(ticketQuotas).values([
-  { ticketId: ticket!.id, quotaId: quota!.id },
-  { ticketId: reduced!.id, quotaId: quota!.id },
-]);
-const { token } = await createToken({ db: orm, clock: systemClock }, { class: 'reseller', name: 'bench' });
-
-const today = localDateOf(new Date(), ZONE);
-const slots: string[] = [];
-for (let d = 1; d <= 30; d++) {
-  for (let m = 540; m <= 1050; m += 30) slots.push(isoInZone(zonedInstant(addDays(today, d), m, ZONE), ZONE));
-}
+// Two tickets on one quota (the second, a reduced rate, for /tickets/capacities); 540 slots.
+const { ticketIds, token, slots, today } = await slotCatalogue(orm, ['Admission', 'Reduced']);
+const [ticketId, reducedId] = ticketIds as [number, number];
 const hotSlot = slots[5]!;
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
 const orderBody = (time: string) => ({
-  items: [{ type: 'Ticket', attributes: { id: ticket!.id, quantity: 1, time } }],
+  items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time } }],
   finalize: true,
 });
 
@@ -79,13 +53,13 @@ const availDate = addDays(today, 2);
 await scenario(
   'availability /tickets/:id/capacity, 50 conn',
   'p99 ≤ 25 ms, ≥ 80 % of bare SELECT',
-  { url: `${atrium.base}/api/v4/tickets/${ticket!.id}/capacity?date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
+  { url: `${atrium.base}/api/v4/tickets/${ticketId}/capacity?date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
   { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
 );
 await scenario(
   'availability /tickets/capacities (2 tickets, 1 quota), 50 conn',
   'p99 ≤ 25 ms, ≥ 80 % of bare SELECT',
-  { url: `${atrium.base}/api/v4/tickets/capacities?ticket_ids=${ticket!.id},${reduced!.id}&date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
+  { url: `${atrium.base}/api/v4/tickets/capacities?ticket_ids=${ticketId},${reducedId}&date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
   { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
 );
 await scenario(

@@ -11,42 +11,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
-import { systemClock } from '../packages/server/src/domain/clock.ts';
-import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
-import { addDays, isoInZone, localDateOf, zonedInstant } from '../packages/server/src/domain/time.ts';
+import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
 import { load, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { startAtrium, startBaseline } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
-const ZONE = 'Europe/Berlin';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const db = await benchDatabase();
 const { db: orm } = db.database;
 
-// Catalogue: one museum, a slot quota big enough never to sell out (holds last 15 minutes, longer
-// than the run), a time-slot ticket 09:00–17:30 every 30 minutes.
-const [museum] = await orm
-  .insert(museums)
-  .values({ title: { en: 'Bench Museum' }, timeZone: ZONE, openingHours: Array(7).fill([540, 1080]) })
-  .returning();
-const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 2_000_000 }).returning();
-const [ticket] = await orm
-  .insert(tickets)
-  .values({ museumId: museum!.id, title: { en: 'Admission' }, ticketType: 'time_slot', priceCents: 1400, firstEntry: 540, lastEntry: 1050, entryDuration: 30, maxPersons: 1000 })
-  .returning();
-await orm.insert(ticketQuotas).values({ ticketId: ticket!.id, quotaId: quota!.id });
-const { token } = await createToken({ db: orm, clock: systemClock }, { class: 'reseller', name: 'bench' });
-
-// 30 days × 18 slots = 540 slots: holds spread so that no single slot's lock is hot.
-const today = localDateOf(new Date(), ZONE);
-const slots: string[] = [];
-for (let d = 1; d <= 30; d++) {
-  for (let m = 540; m <= 1050; m += 30) slots.push(isoInZone(zonedInstant(addDays(today, d), m, ZONE), ZONE));
-}
+// Holds last 15 minutes, longer than the run; 540 slots, so that no single slot's lock is hot.
+const { ticketIds, token, slots } = await slotCatalogue(orm);
+const ticketId = ticketIds[0]!;
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
 let customerSeq = 0;
 const runTag = `${process.pid}-${Date.now().toString(36)}`;
@@ -89,7 +68,7 @@ await scenario(
     connections: CONNECTIONS,
     seconds: SECONDS,
     headers: auth,
-    body: () => ({ reservation: { ticket_id: ticket!.id, quantity: 1, start_at: pick(slots) } }),
+    body: () => ({ reservation: { ticket_id: ticketId, quantity: 1, start_at: pick(slots) } }),
   },
   bookBaseline,
 );
