@@ -17,6 +17,8 @@ import { busyOnLockTimeout, sortedKeys } from './locks.ts';
 import { resolveClaim } from './resolve.ts';
 import type { Claim, Holder, ResolvedClaim } from './types.ts';
 
+const soldOut = () => new DomainError('SLOT_SOLD_OUT', 'not enough capacity left for this slot');
+
 /** Checks claims against the catalogue; `db` is the caller's handle (transaction or pool). */
 export async function resolveClaims(db: DbOrTx, ctx: Ctx, claims: Claim[]): Promise<ResolvedClaim[]> {
   const now = ctx.clock.now();
@@ -41,30 +43,27 @@ export async function claimResolved(
   holders: Array<{ holder: Holder; expiresAt: Date | null }>,
   opts: { releaseReservationIds?: number[] } = {},
 ): Promise<void> {
-  const demands = resolved.flatMap((r, i) => r.demands.map((d) => ({ d, h: holders[i]! })));
-  const release = opts.releaseReservationIds ?? [];
-  if (demands.length === 0 && release.length === 0) return;
-  const keys = sortedKeys(demands.map(({ d }) => d.lockKey));
-  const off = ctx.testing?.disableCapacityLocks === true; // control runs only: shows what the locks prevent
+  const spec = claimSpec(ctx, resolved, null, opts.releaseReservationIds ?? []);
+  if (spec.demands.length === 0 && spec.release.length === 0) return;
   // Arrays go as one parameter each (sql.param): a bare array would become a list of parameters.
-  const col = <T>(f: (x: (typeof demands)[number]) => T) => sql.param(demands.map(f));
-  const iso = (v: Date | null) => (v ? v.toISOString() : null);
-  const result = await busyOnLockTimeout(() =>
+  const col = <T>(f: (d: (typeof spec.demands)[number], h: (typeof holders)[number]) => T) =>
+    sql.param(spec.demands.map((d) => f(d, holders[d.item - 1]!)));
+  const result = await claimErrors(() =>
     tx.execute<{ failed: number }>(sql`select capacity_claim(
-      ${sql.param(keys.map(String))}::bigint[],
-      ${off ? null : `${Math.trunc(ctx.config.lockTimeoutMs)}ms`}::text,
-      ${ctx.clock.now().toISOString()}::timestamptz,
-      ${sql.param(release)}::bigint[],
-      ${col(({ d }) => d.resource)}::text[],
-      ${col(({ d }) => d.resourceId)}::integer[],
-      ${col(({ d }) => d.slotStart.toISOString())}::timestamptz[],
-      ${col(({ d }) => iso(d.slotEnd))}::timestamptz[],
-      ${col(({ d }) => d.quantity)}::integer[],
-      ${col(({ d }) => d.capacity)}::integer[],
-      ${col(({ h }) => ('reservationId' in h.holder ? h.holder.reservationId : null))}::bigint[],
-      ${col(({ h }) => ('orderItemId' in h.holder ? h.holder.orderItemId : null))}::bigint[],
-      ${col(({ h }) => iso(h.expiresAt))}::timestamptz[],
-      ${off ? 5 : 0}::integer
+      ${sql.param(spec.keys)}::bigint[],
+      ${spec.lock_timeout}::text,
+      ${spec.now}::timestamptz,
+      ${sql.param(spec.release)}::bigint[],
+      ${col((d) => d.resource)}::text[],
+      ${col((d) => d.resource_id)}::integer[],
+      ${col((d) => d.slot_start)}::timestamptz[],
+      ${col((d) => d.slot_end)}::timestamptz[],
+      ${col((d) => d.quantity)}::integer[],
+      ${col((d) => d.capacity)}::integer[],
+      ${col((_, h) => ('reservationId' in h.holder ? h.holder.reservationId : null))}::bigint[],
+      ${col((_, h) => ('orderItemId' in h.holder ? h.holder.orderItemId : null))}::bigint[],
+      ${col((_, h) => h.expiresAt?.toISOString() ?? null)}::timestamptz[],
+      ${spec.race_window_ms}::integer
     ) as failed`),
   );
   if (Number(result.rows[0]?.failed ?? 0) !== 0) throw soldOut();
@@ -97,8 +96,6 @@ export function claimSpec(ctx: Ctx, resolved: ResolvedClaim[], expiresAt: Date |
     ),
   };
 }
-
-const soldOut = () => new DomainError('SLOT_SOLD_OUT', 'not enough capacity left for this slot');
 
 /** Turns the SQL functions' refusal (SQLSTATE AT001) and lock timeouts into domain errors. */
 export async function claimErrors<T>(work: () => Promise<T>): Promise<T> {
