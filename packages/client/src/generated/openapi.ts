@@ -685,9 +685,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 event_id: number;
                                 exhibition_id: number | null;
@@ -707,9 +707,9 @@ export interface paths {
                                     min: number;
                                 };
                                 start_time: string;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -796,11 +796,13 @@ export interface paths {
                                 download_url: string;
                                 filename: string;
                                 id: number;
-                                invoice_number: null | string;
+                                /** @description Invoices only: gapless per instance. */
+                                invoice_number: string | null;
                                 kind: "ticket" | "invoice" | "confirmation" | "attachment";
-                                order_id: null | number;
-                                request_id: null | number;
-                                sha256: null | string;
+                                order_id: number | null;
+                                request_id: number | null;
+                                /** @description Hex SHA-256 of the bytes, once there are bytes. */
+                                sha256: string | null;
                                 /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
                                 status: "processing" | "available" | "rejected" | "expired";
                                 updated_at: string;
@@ -881,11 +883,13 @@ export interface paths {
                                 download_url: string;
                                 filename: string;
                                 id: number;
-                                invoice_number: null | string;
+                                /** @description Invoices only: gapless per instance. */
+                                invoice_number: string | null;
                                 kind: "ticket" | "invoice" | "confirmation" | "attachment";
-                                order_id: null | number;
-                                request_id: null | number;
-                                sha256: null | string;
+                                order_id: number | null;
+                                request_id: number | null;
+                                /** @description Hex SHA-256 of the bytes, once there are bytes. */
+                                sha256: string | null;
                                 /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
                                 status: "processing" | "available" | "rejected" | "expired";
                                 updated_at: string;
@@ -999,11 +1003,13 @@ export interface paths {
                                 download_url: string;
                                 filename: string;
                                 id: number;
-                                invoice_number: null | string;
+                                /** @description Invoices only: gapless per instance. */
+                                invoice_number: string | null;
                                 kind: "ticket" | "invoice" | "confirmation" | "attachment";
-                                order_id: null | number;
-                                request_id: null | number;
-                                sha256: null | string;
+                                order_id: number | null;
+                                request_id: number | null;
+                                /** @description Hex SHA-256 of the bytes, once there are bytes. */
+                                sha256: string | null;
                                 /** @description processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410). */
                                 status: "processing" | "available" | "rejected" | "expired";
                                 updated_at: string;
@@ -1208,9 +1214,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 exhibition_id: number | null;
                                 featured: boolean;
                                 id: number;
@@ -1223,12 +1229,13 @@ export interface paths {
                                 price_cents: number;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -1277,16 +1284,16 @@ export interface paths {
                 content: {
                     "application/json": {
                         active?: boolean;
-                        category?: null | string;
+                        category?: string | null;
                         description?: null | (string | {
                             [key: string]: string;
                         });
-                        exhibition_id?: null | number;
+                        exhibition_id?: number | null;
                         featured?: boolean;
                         museum_id?: number;
                         price_cents?: number;
                         reseller_account_ids?: number[];
-                        reseller_price_cents?: null | number;
+                        reseller_price_cents?: number | null;
                         sales_channels?: ("shop" | "reseller")[];
                         sub_title?: null | (string | {
                             [key: string]: string;
@@ -1313,9 +1320,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 exhibition_id: number | null;
                                 featured: boolean;
                                 id: number;
@@ -1328,12 +1335,13 @@ export interface paths {
                                 price_cents: number;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -1441,9 +1449,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 event_id: number;
                                 exhibition_id: number | null;
@@ -1463,9 +1471,9 @@ export interface paths {
                                     min: number;
                                 };
                                 start_time: string;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -1530,8 +1538,8 @@ export interface paths {
                     "application/json": {
                         active?: boolean;
                         duration?: number;
-                        language_id?: null | number;
-                        max_per_registration?: null | number;
+                        language_id?: number | null;
+                        max_per_registration?: number | null;
                         seats_max?: number;
                         seats_min?: number;
                         /** @description ISO 8601; without offset it is read in the museum zone. */
@@ -1552,9 +1560,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 event_id: number;
                                 exhibition_id: number | null;
@@ -1574,9 +1582,9 @@ export interface paths {
                                     min: number;
                                 };
                                 start_time: string;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -1684,9 +1692,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 exhibition_id: number | null;
                                 featured: boolean;
                                 id: number;
@@ -1699,12 +1707,13 @@ export interface paths {
                                 price_cents: number;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -1767,16 +1776,16 @@ export interface paths {
                 content: {
                     "application/json": {
                         active?: boolean;
-                        category?: null | string;
+                        category?: string | null;
                         description?: null | (string | {
                             [key: string]: string;
                         });
-                        exhibition_id?: null | number;
+                        exhibition_id?: number | null;
                         featured?: boolean;
                         museum_id?: number;
                         price_cents?: number;
                         reseller_account_ids?: number[];
-                        reseller_price_cents?: null | number;
+                        reseller_price_cents?: number | null;
                         sales_channels?: ("shop" | "reseller")[];
                         sub_title?: null | (string | {
                             [key: string]: string;
@@ -1803,9 +1812,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 exhibition_id: number | null;
                                 featured: boolean;
                                 id: number;
@@ -1818,12 +1827,13 @@ export interface paths {
                                 price_cents: number;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -1941,9 +1951,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 event_id: number;
                                 exhibition_id: number | null;
@@ -1963,9 +1973,9 @@ export interface paths {
                                     min: number;
                                 };
                                 start_time: string;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -2035,8 +2045,8 @@ export interface paths {
                     "application/json": {
                         active?: boolean;
                         duration?: number;
-                        language_id?: null | number;
-                        max_per_registration?: null | number;
+                        language_id?: number | null;
+                        max_per_registration?: number | null;
                         seats_max?: number;
                         seats_min?: number;
                         /** @description ISO 8601; without offset it is read in the museum zone. */
@@ -2057,9 +2067,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 event_id: number;
                                 exhibition_id: number | null;
@@ -2079,9 +2089,9 @@ export interface paths {
                                     min: number;
                                 };
                                 start_time: string;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -2240,15 +2250,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             exhibitions: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 featured: boolean;
                                 id: number;
                                 museum_id: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_frames: {
                                     end_at: string;
                                     start_at: string;
@@ -2326,15 +2336,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             exhibition: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 featured: boolean;
                                 id: number;
                                 museum_id: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_frames: {
                                     end_at: string;
                                     start_at: string;
@@ -2439,15 +2449,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             exhibition: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 featured: boolean;
                                 id: number;
                                 museum_id: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_frames: {
                                     end_at: string;
                                     start_at: string;
@@ -2539,15 +2549,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             exhibition: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 featured: boolean;
                                 id: number;
                                 museum_id: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_frames: {
                                     end_at: string;
                                     start_at: string;
@@ -2804,9 +2814,9 @@ export interface paths {
                                 total_count: number;
                             };
                             museums: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 id: number;
                                 location: {
                                     [key: string]: unknown;
@@ -2815,9 +2825,9 @@ export interface paths {
                                 opening_exceptions?: {
                                     [key: string]: number[] | null;
                                 };
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_zone: string;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -2864,14 +2874,14 @@ export interface paths {
                         description?: null | (string | {
                             [key: string]: string;
                         });
-                        location?: null | {
+                        location?: {
                             [key: string]: unknown;
-                        };
+                        } | null;
                         opening_exceptions?: {
-                            [key: string]: null | number[];
+                            [key: string]: number[] | null;
                         };
                         /** @description Monday first: [open, close] minutes, or null (closed). */
-                        opening_hours?: (null | number[])[];
+                        opening_hours?: (number[] | null)[];
                         sub_title?: null | (string | {
                             [key: string]: string;
                         });
@@ -2892,9 +2902,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             museum: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 id: number;
                                 location: {
                                     [key: string]: unknown;
@@ -2903,9 +2913,9 @@ export interface paths {
                                 opening_exceptions?: {
                                     [key: string]: number[] | null;
                                 };
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_zone: string;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -3000,9 +3010,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             museum: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 id: number;
                                 location: {
                                     [key: string]: unknown;
@@ -3011,9 +3021,9 @@ export interface paths {
                                 opening_exceptions?: {
                                     [key: string]: number[] | null;
                                 };
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_zone: string;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -3079,14 +3089,14 @@ export interface paths {
                         description?: null | (string | {
                             [key: string]: string;
                         });
-                        location?: null | {
+                        location?: {
                             [key: string]: unknown;
-                        };
+                        } | null;
                         opening_exceptions?: {
-                            [key: string]: null | number[];
+                            [key: string]: number[] | null;
                         };
                         /** @description Monday first: [open, close] minutes, or null (closed). */
-                        opening_hours?: (null | number[])[];
+                        opening_hours?: (number[] | null)[];
                         sub_title?: null | (string | {
                             [key: string]: string;
                         });
@@ -3107,9 +3117,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             museum: {
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 id: number;
                                 location: {
                                     [key: string]: unknown;
@@ -3118,9 +3128,9 @@ export interface paths {
                                 opening_exceptions?: {
                                     [key: string]: number[] | null;
                                 };
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 time_zone: string;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -4808,7 +4818,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        capacity: null | number;
+                        capacity: number | null;
                     };
                 };
             };
@@ -5006,20 +5016,20 @@ export interface paths {
                             };
                             requests: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5030,8 +5040,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -5084,14 +5095,21 @@ export interface paths {
                     "application/json": {
                         /** @description Accompanying adults (teachers, carers). */
                         companions?: number;
-                        contact?: null | {
-                            email?: null | string;
-                            name?: null | string;
-                            phone?: null | string;
-                            role?: null | string;
-                            surname?: null | string;
-                            tel?: null | string;
-                        };
+                        /** @description The person to talk to about this request. */
+                        contact?: {
+                            /** @description Email or phone is required. */
+                            email?: string | null;
+                            /** @description Required. */
+                            name?: string | null;
+                            /** @description At least 5 characters. */
+                            phone?: string | null;
+                            /** @description e.g. "teacher". */
+                            role?: string | null;
+                            /** @description Family name. */
+                            surname?: string | null;
+                            /** @description go~mus alias of phone. */
+                            tel?: string | null;
+                        } | null;
                         /** @description A new customer, as POST /customers. */
                         customer?: {
                             [key: string]: unknown;
@@ -5109,7 +5127,7 @@ export interface paths {
                             start_time: string;
                             tour_id: number;
                         }[];
-                        notes?: null | string;
+                        notes?: string | null;
                         /** @description Group size (at least 1). */
                         participants?: number;
                     };
@@ -5125,20 +5143,20 @@ export interface paths {
                         "application/json": {
                             request: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5149,8 +5167,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -5168,20 +5187,20 @@ export interface paths {
                         "application/json": {
                             request: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5192,8 +5211,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -5292,20 +5312,20 @@ export interface paths {
                         "application/json": {
                             request: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5316,8 +5336,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -5411,20 +5432,20 @@ export interface paths {
                         "application/json": {
                             request: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5435,8 +5456,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -5520,7 +5542,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        reason?: null | string;
+                        /** @description Required; shown to the requester. */
+                        reason?: string | null;
                     };
                 };
             };
@@ -5534,20 +5557,20 @@ export interface paths {
                         "application/json": {
                             request: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5558,8 +5581,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -5660,20 +5684,20 @@ export interface paths {
                         "application/json": {
                             request: {
                                 companions: number;
-                                contact: null | {
-                                    email: null | string;
+                                contact: {
+                                    email: string | null;
                                     name: string;
-                                    phone: null | string;
-                                    role: null | string;
-                                    surname: null | string;
-                                };
+                                    phone: string | null;
+                                    role: string | null;
+                                    surname: string | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                customer_id: null | number;
+                                customer_id: number | null;
                                 /** @description YYYY-MM-DD */
                                 date: string;
-                                decline_reason: null | string;
-                                foreign_id: null | string;
+                                decline_reason: string | null;
+                                foreign_id: string | null;
                                 id: number;
                                 items: {
                                     language_id: number;
@@ -5684,8 +5708,9 @@ export interface paths {
                                     start_time: string;
                                     tour_id: number;
                                 }[];
-                                notes: null | string;
-                                order_id: null | number;
+                                notes: string | null;
+                                /** @description The booking order once accepted. */
+                                order_id: number | null;
                                 participants: number;
                                 status: "pending" | "accepted" | "declined" | "withdrawn";
                                 /** Format: date-time */
@@ -6120,9 +6145,9 @@ export interface paths {
                                 active?: boolean;
                                 attendees: string;
                                 bookable: boolean;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 discount: number;
                                 entry_duration: number | null;
                                 exhibition_ids: number[];
@@ -6138,12 +6163,13 @@ export interface paths {
                                 quota_ids: number[];
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description time_slot or normal (day ticket) */
                                 ticket_type: string;
@@ -6197,7 +6223,7 @@ export interface paths {
                             [key: string]: string;
                         });
                         discount?: number;
-                        entry_duration?: null | number;
+                        entry_duration?: number | null;
                         exhibition_ids?: number[];
                         first_entry?: number;
                         last_entry?: number;
@@ -6207,7 +6233,7 @@ export interface paths {
                         price_cents?: number;
                         quota_ids?: number[];
                         reseller_account_ids?: number[];
-                        reseller_price_cents?: null | number;
+                        reseller_price_cents?: number | null;
                         sales_channels?: ("shop" | "reseller")[];
                         sub_title?: null | (string | {
                             [key: string]: string;
@@ -6219,8 +6245,8 @@ export interface paths {
                         title?: string | {
                             [key: string]: string;
                         };
-                        valid_from?: null | string;
-                        valid_until?: null | string;
+                        valid_from?: string | null;
+                        valid_until?: string | null;
                         vat_pct?: number;
                     };
                 };
@@ -6238,9 +6264,9 @@ export interface paths {
                                 active?: boolean;
                                 attendees: string;
                                 bookable: boolean;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 discount: number;
                                 entry_duration: number | null;
                                 exhibition_ids: number[];
@@ -6256,12 +6282,13 @@ export interface paths {
                                 quota_ids: number[];
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description time_slot or normal (day ticket) */
                                 ticket_type: string;
@@ -6374,9 +6401,9 @@ export interface paths {
                                 active?: boolean;
                                 attendees: string;
                                 bookable: boolean;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 discount: number;
                                 entry_duration: number | null;
                                 exhibition_ids: number[];
@@ -6392,12 +6419,13 @@ export interface paths {
                                 quota_ids: number[];
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description time_slot or normal (day ticket) */
                                 ticket_type: string;
@@ -6470,7 +6498,7 @@ export interface paths {
                             [key: string]: string;
                         });
                         discount?: number;
-                        entry_duration?: null | number;
+                        entry_duration?: number | null;
                         exhibition_ids?: number[];
                         first_entry?: number;
                         last_entry?: number;
@@ -6480,7 +6508,7 @@ export interface paths {
                         price_cents?: number;
                         quota_ids?: number[];
                         reseller_account_ids?: number[];
-                        reseller_price_cents?: null | number;
+                        reseller_price_cents?: number | null;
                         sales_channels?: ("shop" | "reseller")[];
                         sub_title?: null | (string | {
                             [key: string]: string;
@@ -6492,8 +6520,8 @@ export interface paths {
                         title?: string | {
                             [key: string]: string;
                         };
-                        valid_from?: null | string;
-                        valid_until?: null | string;
+                        valid_from?: string | null;
+                        valid_until?: string | null;
                         vat_pct?: number;
                     };
                 };
@@ -6511,9 +6539,9 @@ export interface paths {
                                 active?: boolean;
                                 attendees: string;
                                 bookable: boolean;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 discount: number;
                                 entry_duration: number | null;
                                 exhibition_ids: number[];
@@ -6529,12 +6557,13 @@ export interface paths {
                                 quota_ids: number[];
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description time_slot or normal (day ticket) */
                                 ticket_type: string;
@@ -7208,9 +7237,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 exhibition_id: number | null;
                                 featured: boolean;
@@ -7228,13 +7257,14 @@ export interface paths {
                                 pricing: string;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
                                 step: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -7280,12 +7310,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         active?: boolean;
-                        category?: null | string;
+                        category?: string | null;
                         description?: null | (string | {
                             [key: string]: string;
                         });
                         duration?: number;
-                        exhibition_id?: null | number;
+                        exhibition_id?: number | null;
                         featured?: boolean;
                         language_ids?: number[];
                         max_concurrent?: number;
@@ -7296,7 +7326,7 @@ export interface paths {
                         /** @enum {string} */
                         pricing?: "group" | "person";
                         reseller_account_ids?: number[];
-                        reseller_price_cents?: null | number;
+                        reseller_price_cents?: number | null;
                         sales_channels?: ("shop" | "reseller")[];
                         step?: number;
                         sub_title?: null | (string | {
@@ -7326,9 +7356,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 exhibition_id: number | null;
                                 featured: boolean;
@@ -7346,13 +7376,14 @@ export interface paths {
                                 pricing: string;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
                                 step: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -7461,9 +7492,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 exhibition_id: number | null;
                                 featured: boolean;
@@ -7481,13 +7512,14 @@ export interface paths {
                                 pricing: string;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
                                 step: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {
@@ -7552,12 +7584,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         active?: boolean;
-                        category?: null | string;
+                        category?: string | null;
                         description?: null | (string | {
                             [key: string]: string;
                         });
                         duration?: number;
-                        exhibition_id?: null | number;
+                        exhibition_id?: number | null;
                         featured?: boolean;
                         language_ids?: number[];
                         max_concurrent?: number;
@@ -7568,7 +7600,7 @@ export interface paths {
                         /** @enum {string} */
                         pricing?: "group" | "person";
                         reseller_account_ids?: number[];
-                        reseller_price_cents?: null | number;
+                        reseller_price_cents?: number | null;
                         sales_channels?: ("shop" | "reseller")[];
                         step?: number;
                         sub_title?: null | (string | {
@@ -7598,9 +7630,9 @@ export interface paths {
                                 active?: boolean;
                                 bookable: boolean;
                                 category: string | null;
-                                description: (string | {
+                                description: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 duration: number;
                                 exhibition_id: number | null;
                                 featured: boolean;
@@ -7618,13 +7650,14 @@ export interface paths {
                                 pricing: string;
                                 /** @description User tokens only. */
                                 reseller_account_ids?: number[];
+                                /** @description User tokens only. */
                                 reseller_price_cents?: number | null;
                                 /** @description User tokens only. */
                                 sales_channels?: string[];
                                 step: number;
-                                sub_title: (string | {
+                                sub_title: null | (string | {
                                     [key: string]: string | null;
-                                }) | null;
+                                });
                                 tax_included: boolean;
                                 /** @description A string, or with `locale[]` an object keyed by locale. */
                                 title: string | {

@@ -3,6 +3,7 @@
 import { after, describe, test } from 'node:test';
 import { assertError } from '../contract/error-shape.ts';
 import { testApp } from '../helpers/app.ts';
+import * as f from '../helpers/factories.ts';
 
 const t = await testApp();
 after(() => t.close());
@@ -25,6 +26,24 @@ describe('fuzzer regressions', () => {
   test('a quantity of "Infinity" in a body is a 422', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v4/tickets/reservations', token: user, payload: { date_id: 1, quantity: 'Infinity' } });
     assertError(res, 422, 'VALIDATION_FAILED');
+  });
+
+  test('an array for a nullable string is a 422, never passed on to the handler (was a 500)', async () => {
+    const staff = await t.token({ class: 'user', rights: ['requests:write', 'requests:read'] });
+    for (const reason of [['x'], ['x', 'y'], []]) {
+      const res = await t.request({ method: 'POST', url: '/api/v4/requests/999999/decline', token: staff, payload: { reason } });
+      assertError(res, 422, 'VALIDATION_FAILED');
+    }
+  });
+
+  test('null stays null in a nullable number (a closed date is not capacity 0)', async () => {
+    const staff = await t.token({ class: 'user', rights: ['catalog:write', 'catalog:read'] });
+    const museum = await f.museum(t.database.db);
+    const quota = await f.quota(t.database.db, { museumId: museum.id, capacity: 10 });
+    const closed = await t.request({ method: 'PUT', url: `/api/v4/quotas/${quota.id}/overrides/2030-01-01`, token: staff, payload: { override: { capacity: null } } });
+    if (closed.statusCode !== 200) throw new Error(`status ${closed.statusCode}: ${closed.body}`);
+    const override = closed.json().quota.overrides.find((o: { date: string }) => o.date === '2030-01-01');
+    if (override?.capacity !== null) throw new Error(`override ${JSON.stringify(override)}`);
   });
 
   test('an unknown query parameter is still ignored, whatever it holds', async () => {

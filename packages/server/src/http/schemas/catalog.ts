@@ -2,9 +2,8 @@
 // listed here, so every field of domain/catalog/views.ts appears; back-office fields are optional
 // (present for user tokens only).
 import { Type, type TSchema } from 'typebox';
-import { Id, IdList, ListMeta, PageQuery } from './common.ts';
+import { Id, IdList, ListMeta, Nullable, PageQuery } from './common.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** One locale: a string; `locale[]=…` with a token: an object keyed by locale. */
 export const Text = Type.Union([Type.String(), Type.Record(Type.String(), Nullable(Type.String()))], {

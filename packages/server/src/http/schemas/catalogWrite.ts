@@ -2,10 +2,9 @@
 // key (`{"ticket": {...}}`, API.md §1). The schemas bound every number so absurd values are a
 // 422 here; cross-field and reference rules live in domain/catalog/rules.ts. Unknown fields are
 // ignored. Every field is optional in the schema: create verbs report what is missing.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from './common.ts';
 
-// Null first: with ajv's type coercion a number branch tried first would turn null into 0.
-const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 const Int = (min: number, max = 2_147_483_647) => Type.Integer({ minimum: min, maximum: max });
 const Ids = Type.Array(Int(1), { maxItems: 500 });
 const TextIn = Type.Union([Type.String({ maxLength: 10_000 }), Type.Record(Type.String(), Type.String({ maxLength: 10_000 }))], {

@@ -1,5 +1,19 @@
 // Schemas shared by every resource: the spec's error bodies (7.2), pagination and list meta.
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+
+/**
+ * A value or null, as one JSON Schema `type` list (`["string", "null"]`) where the value has a
+ * single type. Ajv runs with `coerceTypes: 'array'`, and both anyOf orders go wrong: with the value
+ * first, null is coerced into the value's type (0, ""); with null first, a one-element array such
+ * as `["x"]` passes unchanged, so a handler got an array where the schema promised a string (a 500
+ * the contract fuzzer found with `{"reason": ["x"]}`). With a type list Ajv keeps null as null and
+ * unwraps `["x"]` to "x". Schemas without a single type (unions, records) keep anyOf, null first.
+ */
+export function Nullable<T extends TSchema>(t: T): TUnsafe<Static<T> | null> {
+  const type = (t as { type?: unknown }).type;
+  if (typeof type === 'string') return Type.Unsafe<Static<T> | null>({ ...t, type: [type, 'null'] });
+  return Type.Unsafe<Static<T> | null>(Type.Union([Type.Null(), t]));
+}
 
 export const ErrorBody = Type.Object(
   {

@@ -3,7 +3,7 @@
 // Rails-style messages ("Email can't be blank"); numbers and null are coerced by the validator
 // (null → "" → "clear this field"). Only wrong JSON types (objects, arrays) fail here.
 import { Type } from 'typebox';
-import { ListMeta, PageQuery } from './common.ts';
+import { ListMeta, Nullable, PageQuery } from './common.ts';
 
 const In = (description: string) => Type.Optional(Type.String({ description }));
 
@@ -27,23 +27,23 @@ export const CustomerInput = Type.Object(
   { description: 'Also accepted wrapped as {"customer": {...}}. Blank or null clears an optional field on update.' },
 );
 
-const Nullable = Type.Union([Type.String(), Type.Null()]);
+const NullableString = Nullable(Type.String());
 
 export const Customer = Type.Object({
   id: Type.Integer(),
-  foreign_id: Nullable,
-  salutation: Nullable,
-  title: Nullable,
+  foreign_id: NullableString,
+  salutation: NullableString,
+  title: NullableString,
   name: Type.String(),
   surname: Type.String(),
   email: Type.String(),
-  phone: Nullable,
-  institution: Nullable,
-  street: Nullable,
-  zip: Nullable,
-  city: Nullable,
-  country: Nullable,
-  locale: Nullable,
+  phone: NullableString,
+  institution: NullableString,
+  street: NullableString,
+  zip: NullableString,
+  city: NullableString,
+  country: NullableString,
+  locale: NullableString,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

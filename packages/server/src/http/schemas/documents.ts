@@ -1,8 +1,7 @@
 // Documents (API.md §10): metadata records, the upload body and the list filters.
 import { Type } from 'typebox';
-import { Id, ListMeta, PageQuery } from './common.ts';
+import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([Type.Null(), t]);
 
 export const DocumentKind = Type.Union(
   [Type.Literal('ticket'), Type.Literal('invoice'), Type.Literal('confirmation'), Type.Literal('attachment')],

@@ -1,10 +1,9 @@
 // Order request and response schemas (API.md §7, go~mus field names). Request bodies may come
 // wrapped as {"order": {...}}; the route unwraps them before validation (http/unwrap.ts).
 import { Type } from 'typebox';
-import { Id, ListMeta, PageQuery } from './common.ts';
+import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 import { DocumentSummaryOut } from './documents.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Text = Type.String({ maxLength: 2000 });
 
 const Attendee = Type.Object({

@@ -3,9 +3,8 @@
 // reach the domain so the client reads "Date can't be blank" in the "request could not be
 // saved" list. Only wrong JSON types fail here. Bodies may come wrapped as {"request": {...}}.
 import { Type } from 'typebox';
-import { Id, ListMeta, PageQuery } from './common.ts';
+import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 const Str = (description: string) => Type.Optional(Nullable(Type.String({ maxLength: 1000, description })));
 
 const ItemInput = Type.Object({
