@@ -29,20 +29,11 @@ export function normaliseBarcode(input: string): string | null {
   return checkDigit(body) === Number(digits[12]) ? `${body}-${digits[12]}` : null;
 }
 
-export interface IssuedBarcode {
-  id: number;
-  orderItemId: number;
-  code: string;
-  status: string;
-}
-
 /**
- * Inserts `count` fresh barcodes per order item; returns them in id order. ON CONFLICT DO
- * NOTHING keeps the transaction alive on a collision (a unique violation would abort it); the
- * missing ones are drawn again.
+ * Inserts `count` fresh barcodes per order item. ON CONFLICT DO NOTHING keeps the transaction
+ * alive on a collision (a unique violation would abort it); the missing ones are drawn again.
  */
-export async function issueBarcodes(tx: Tx, now: Date, wanted: Array<{ orderItemId: number; count: number }>): Promise<IssuedBarcode[]> {
-  const issued: IssuedBarcode[] = [];
+export async function issueBarcodes(tx: Tx, now: Date, wanted: Array<{ orderItemId: number; count: number }>) {
   let pending = wanted.flatMap((w) => Array.from({ length: w.count }, () => w.orderItemId));
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 10) throw new Error('could not draw unique barcodes');
@@ -51,8 +42,7 @@ export async function issueBarcodes(tx: Tx, now: Date, wanted: Array<{ orderItem
       .insert(barcodes)
       .values(rows)
       .onConflictDoNothing({ target: barcodes.code })
-      .returning({ id: barcodes.id, orderItemId: barcodes.orderItemId, code: barcodes.code, status: barcodes.status });
-    issued.push(...inserted);
+      .returning({ code: barcodes.code });
     const ok = new Set(inserted.map((r) => r.code));
     // Codes drawn twice within one batch insert only once; they are retried like collisions.
     const seen = new Set<string>();
@@ -64,7 +54,6 @@ export async function issueBarcodes(tx: Tx, now: Date, wanted: Array<{ orderItem
       })
       .map((r) => r.orderItemId);
   }
-  return issued.sort((a, b) => a.id - b.id);
 }
 
 /** Voids the barcodes of cancelled items. */
