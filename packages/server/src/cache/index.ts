@@ -33,17 +33,18 @@ export async function startCaches(url: string, config: Config, log: ListenerLog)
   const responses = new ResponseCache(live, () => listener.version, config.zone);
   const tokens = new TokenCache(live);
   const masterData = new MasterDataCache(live);
+  // Everything derived from the catalogue: answers and master-data rows.
+  const clearCatalog = () => {
+    responses.clear();
+    masterData.clear();
+  };
   listener = new ChangeListener(
     url,
     {
-      onCatalog: () => {
-        responses.clear();
-        masterData.clear();
-      },
+      onCatalog: clearCatalog,
       onTokens: () => tokens.clear(),
       onReset: () => {
-        responses.clear();
-        masterData.clear();
+        clearCatalog();
         tokens.clear();
       },
     },
@@ -57,10 +58,10 @@ export async function startCaches(url: string, config: Config, log: ListenerLog)
     masterData,
     register(app) {
       responses.register(app);
-      // A catalogue write through this node clears the memo at once, as it does the answer cache:
-      // the writer's next booking sees its own change even before the NOTIFY arrives.
+      // A catalogue write through this node clears both at once: the writer reads its own change
+      // (answers and bookings) even before the NOTIFY arrives.
       app.addHook('onSend', async (req, reply, payload) => {
-        if (req.routeOptions.config.invalidatesCatalog && reply.statusCode < 400) masterData.clear();
+        if (req.routeOptions.config.invalidatesCatalog && reply.statusCode < 400) clearCatalog();
         return payload;
       });
       app.addHook('onClose', () => listener.stop());

@@ -10,7 +10,7 @@
 //
 // Correctness across nodes: every master-data change NOTIFYs at commit and each process clears
 // (listener.ts); while the listener is down the cache is bypassed. A catalogue write through this
-// node also clears it at once, so a client reads its own write even before the NOTIFY arrives.
+// node also clears it at once (index.ts), so a client reads its own write before the NOTIFY.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../domain/principal.ts';
 import { addDays, localDateOf, zonedInstant } from '../domain/time.ts';
@@ -91,8 +91,6 @@ export class ResponseCache {
         if (reply.statusCode === 200 && typeof payload === 'string' && this.isLive()) {
           this.lru.set(req.memoKey, payload, payload.length, Date.now() + TTL_MS, req.memoGen!);
         }
-      } else if (req.routeOptions.config.invalidatesCatalog && reply.statusCode < 400) {
-        this.clear();
       }
       return payload;
     });
