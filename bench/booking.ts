@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { addDays } from '../packages/server/src/domain/time.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
-import { load, type LoadResult } from './lib/load.ts';
+import { paired, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { startAtrium, startBaseline } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -37,16 +37,11 @@ type Row = { scenario: string; atrium: LoadResult; baseline: LoadResult; rssMb: 
 const rows: Row[] = [];
 // BENCH_ONLY=spread (a substring of the scenario names) runs only the matching scenarios.
 const only = process.env.BENCH_ONLY;
-async function scenario(name: string, target: string, a: Parameters<typeof load>[0], b: Parameters<typeof load>[0]) {
+async function scenario(name: string, target: string, a: LoadSpec, b: LoadSpec) {
   if (only && !name.includes(only)) return;
-  // A short warm-up so JIT and pools are hot, then the measured run.
-  await load({ ...a, seconds: 2 });
-  const ra = await load(a);
-  const rssMb = atrium.rssMb();
-  await load({ ...b, seconds: 2 });
-  const rb = await load(b);
-  rows.push({ scenario: name, atrium: ra, baseline: rb, rssMb, target });
-  process.stdout.write(`  ${name}: ${ra.rps} req/s (baseline ${rb.rps})\n`);
+  const r = await paired(a, b, atrium.rssMb);
+  rows.push({ scenario: name, ...r, target });
+  process.stdout.write(`  ${name}: ${r.atrium.rps} req/s (baseline ${r.baseline.rps})\n`);
 }
 
 const availDate = addDays(today, 2);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
-import { load, type LoadResult, type LoadSpec } from './lib/load.ts';
+import { paired, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { startAtrium, startBaseline } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -49,15 +49,10 @@ const clean = (r: LoadResult) => Object.keys(non2xx(r)).length === 0 && r.errors
 
 async function scenario(name: string, a: LoadSpec, b: LoadSpec) {
   if (only && !name.includes(only)) return;
-  // A short warm-up so JIT and pools are hot, then the measured run; the baseline right after.
-  await load({ ...a, seconds: 2 });
-  const ra = await load(a);
-  const rssMb = atrium.rssMb();
-  await load({ ...b, seconds: 2 });
-  const rb = await load(b);
-  const row = { scenario: name, atrium: ra, baseline: rb, rssMb, ratio: ra.rps / rb.rps, all2xx: clean(ra) && clean(rb) };
+  const r = await paired(a, b, atrium.rssMb);
+  const row = { scenario: name, ...r, ratio: r.atrium.rps / r.baseline.rps, all2xx: clean(r.atrium) && clean(r.baseline) };
   rows.push(row);
-  process.stdout.write(`  ${name}: ${ra.rps} req/s (baseline ${rb.rps})${row.all2xx ? '' : '  NOT ALL 2xx'}\n`);
+  process.stdout.write(`  ${name}: ${r.atrium.rps} req/s (baseline ${r.baseline.rps})${row.all2xx ? '' : '  NOT ALL 2xx'}\n`);
 }
 
 await scenario(

@@ -56,3 +56,17 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     statuses,
   };
 }
+
+/**
+ * One scenario of a paired benchmark: a 2 s warm-up so JIT and pools are hot, the measured run
+ * against the server under test (its RSS read right after), then the same for the baseline right
+ * after it, so both see the same machine.
+ */
+export async function paired(a: LoadSpec, b: LoadSpec, rssMb: () => number): Promise<{ atrium: LoadResult; baseline: LoadResult; rssMb: number }> {
+  await load({ ...a, seconds: 2 });
+  const atrium = await load(a);
+  const rss = rssMb();
+  await load({ ...b, seconds: 2 });
+  const baseline = await load(b);
+  return { atrium, baseline, rssMb: rss };
+}
