@@ -130,9 +130,16 @@ function withOffset(text: string): Date | null | undefined {
  */
 export function parseTimestamp(text: string, zone: string): Date | null {
   if (typeof text !== 'string' || text.length > 40) return null;
-  const fast = withOffset(text);
-  if (fast !== undefined) return fast;
-  const hasOffset = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text);
-  const dt = DateTime.fromISO(text, hasOffset ? { setZone: true } : { zone });
-  return dt.isValid && /T|\s/.test(text) ? dt.toJSDate() : null;
+  let out = withOffset(text);
+  if (out === undefined) {
+    const hasOffset = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text);
+    const dt = DateTime.fromISO(text, hasOffset ? { setZone: true } : { zone });
+    out = dt.isValid && /T|\s/.test(text) ? dt.toJSDate() : null;
+  }
+  // Instants in the years 1–9999 (UTC) only: Luxon also reads extended years
+  // ("+275760-09-13T00:00:00Z"), and toISOString() of those ("+275760-…") is nothing PostgreSQL
+  // reads back (the fuzzer found the 500).
+  return out && out.getTime() >= YEAR_1 && out.getTime() < YEAR_10000 ? out : null;
 }
+const YEAR_1 = Date.parse('0001-01-01T00:00:00Z');
+const YEAR_10000 = Date.parse('+010000-01-01T00:00:00Z');

@@ -50,13 +50,16 @@ test('parseTimestamp: the fast path for offset timestamps agrees with Luxon on v
   const ref = (text: string, zone: string): number | null => {
     const hasOffset = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text);
     const dt = DateTime.fromISO(text, hasOffset ? { setZone: true } : { zone });
-    return dt.isValid && /T|\s/.test(text) ? dt.toMillis() : null;
+    // …restricted to instants in the years 1–9999 (UTC), which PostgreSQL reads back.
+    const ok = dt.isValid && /T|\s/.test(text) && dt.toUTC().year >= 1 && dt.toUTC().year <= 9999;
+    return ok ? dt.toMillis() : null;
   };
   const fixed = [
     '2026-11-23T09:00:00+01:00', '2026-11-23T09:00:00Z', '2026-11-23T09:00Z', '2026-02-30T09:00:00Z', '2024-02-29T09:00:00+0130',
     '2026-13-01T00:00:00Z', '2026-11-23T24:00:00Z', '2026-11-23T23:59:59.5-05:00', '2026-11-23T23:60:00Z', '2026-11-23T09:00:00.123456Z',
     '2026-00-10T09:00:00Z', '2026-11-00T09:00:00Z', '0999-01-01T00:00:00Z', '2026-11-23T09:00:00+15:00', '2026-11-23T09:00:00+14:60',
     '2026-03-29T02:30:00+01:00', '2026-10-25T02:30:00+02:00', '2026-11-23T09:00:00', '2026-11-23',
+    '+275760-09-13T00:00:00Z', '9999-12-31T23:00:00-05:00', '9999-12-31T23:00:00+05:00', '0001-01-01T00:30:00+01:00',
   ];
   const r = (n: number, w = 2) => String(Math.floor(Math.random() * n)).padStart(w, '0');
   const random = Array.from({ length: 5000 }, () =>
