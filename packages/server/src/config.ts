@@ -20,6 +20,10 @@ export interface Config {
   orderPendingMinutes: number;
   catalogMaxAge: number;
   lockTimeoutMs: number;
+  /** Group commit of new orders (ADR 0010): most orders per batch (1 = off; at most 64). */
+  orderBatchMax: number;
+  /** Batches of new orders written at the same time. */
+  orderBatchLanes: number;
   bodyLimit: number;
   redisUrl: string | undefined;
   /** Prefix of every Redis key this instance writes (several instances may share one Redis). */
@@ -159,6 +163,10 @@ export function loadConfig(env: Env = process.env): Config {
     orderPendingMinutes: int(env, 'ATRIUM_ORDER_PENDING_MINUTES', 30, 1, 7 * 24 * 60),
     catalogMaxAge: int(env, 'ATRIUM_CATALOG_MAX_AGE', 300, 0, 86400),
     lockTimeoutMs: int(env, 'ATRIUM_LOCK_TIMEOUT_MS', 3000, 10, 60000),
+    // 64: beyond that many subtransactions PostgreSQL's per-backend cache of their ids overflows
+    // and every other session's snapshots get slower.
+    orderBatchMax: int(env, 'ATRIUM_ORDER_BATCH_MAX', 32, 1, 64),
+    orderBatchLanes: int(env, 'ATRIUM_ORDER_BATCH_LANES', 4, 1, 16),
     bodyLimit: int(env, 'ATRIUM_BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: redisPrefix(env),

@@ -1,12 +1,15 @@
 // No oversell under real concurrency (API.md §5): ≥200 parallel order creates over real HTTP
 // compete for the last 50 places of a slot, and of a quota shared by two tickets, 10 times.
 // Sold never exceeds capacity, every 201 is a stored order, every refusal a clean 422. A control
-// run with the capacity locks switched off must oversell, proving the check can fail.
+// run with the capacity locks switched off must oversell, proving the check can fail. The locked
+// run goes through the group commit of new orders (ADR 0010); the control run places every order
+// alone, exactly as before batching.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
+import { batchStats } from '../../src/domain/orders/orderBatches.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 
 const CAPACITY = 60;
@@ -88,6 +91,9 @@ describe('no oversell under parallel order creates', () => {
       );
       assert.equal(stored.rows.length, rounds.reduce((n, r) => n + r.created.length, 0));
     }
+    // The creates went through the group commit of new orders (ADR 0010), not only one by one.
+    const batched = batchStats(s.t.database.pool);
+    assert.ok(batched && batched.largest > 1, `orders were batched: ${JSON.stringify(batched)}`);
   });
 });
 

@@ -1,7 +1,7 @@
 // The only way capacity is consumed. Two steps:
 //   1. resolveClaims: check every claim against the catalogue and turn it into the pools it draws
 //      on (validation errors before any lock; catalogue rows from the process memo);
-//   2. claimResolved: in ONE round trip (SQL function capacity_claim, migration 0006) lock every
+//   2. claimResolved: in ONE round trip (SQL function capacity_claim, migrations 0006 and 0008) lock every
 //      affected pool in ascending key order (no deadlocks between writers), release the holds
 //      being converted, re-read what is used and insert the allocations — or insert nothing and
 //      name the demand that does not fit.

@@ -3,10 +3,12 @@
 // function order_place (migration 0006), which performs the inserts in order and claims
 // capacity last, under the slot locks. On a sold-out slot it raises and nothing of the call
 // remains. Without a transaction around it, the call is its own transaction: the slot lock is
-// held from the claim to the statement's commit and not one round trip longer (ADR 0009).
+// held from the claim to the statement's commit and not one round trip longer (ADR 0009). Under
+// load, several such calls share one transaction and commit (orderBatches.ts, ADR 0010).
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { is, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowFromJson, rowToJson } from '../../db/json.ts';
 import { barcodes as barcodeTable, orderItems, orders } from '../../db/schema/index.ts';
 import { claimErrors, claimSpec, type ResolvedClaim } from '../capacity/index.ts';
@@ -14,6 +16,7 @@ import type { Ctx } from '../context.ts';
 import { retentionEnd, statusAt as documentStatusAt, type DocumentKind } from '../documents/internal.ts';
 import { orderDocumentKinds } from '../documents/queueOrderDocuments.ts';
 import { newBarcode } from './barcodes.ts';
+import { orderBatches } from './orderBatches.ts';
 import { statusAt, type OrderView } from './internal.ts';
 import type { PreparedItem } from './items.ts';
 
@@ -91,8 +94,16 @@ export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<O
     document: { available_until: retentionEnd(ctx, now).toISOString() },
     claim: claimSpec(ctx, p.resolved, expiresAt, p.reservationIds),
   };
-  const result = await claimErrors(() => db.execute<{ placed: Placed }>(sql`select order_place(${JSON.stringify(payload)}::jsonb) as placed`));
-  const placed = result.rows[0]!.placed;
+  const json = JSON.stringify(payload);
+  const claim = payload.claim;
+  // Outside a transaction the order may share its commit with others (ADR 0010). Not in the
+  // control runs that switch the locks off: those must race exactly as they always did.
+  const batched = !is(db, PgTransaction) && ctx.config.orderBatchMax > 1 && claim.lock_timeout !== null && claim.race_window_ms === 0;
+  const placed = await claimErrors(async () =>
+    batched
+      ? ((await orderBatches((db as Db).$client, { maxBatch: ctx.config.orderBatchMax, lanes: ctx.config.orderBatchLanes }).place(json)) as Placed)
+      : (await db.execute<{ placed: Placed }>(sql`select order_place(${json}::jsonb) as placed`)).rows[0]!.placed,
+  );
 
   const order = rowFromJson(orders, placed.order);
   const items = placed.items.map((j) => rowFromJson(orderItems, j));
