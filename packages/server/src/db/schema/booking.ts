@@ -176,11 +176,30 @@ export const capacityAllocations = pgTable(
     index('capacity_allocations_live')
       .on(t.resource, t.resourceId, t.slotStart)
       .where(sql`${t.releasedAt} is null`),
+    // Holds and pending orders only: the part of "used" that capacity_totals does not keep.
+    index('capacity_allocations_temporary')
+      .on(t.resource, t.resourceId, t.slotStart)
+      .where(sql`${t.releasedAt} is null and ${t.expiresAt} is not null`),
     index('capacity_allocations_reservation').on(t.reservationId),
     index('capacity_allocations_order_item').on(t.orderItemId),
     check('capacity_allocations_resource', sql`${t.resource} in ('quota', 'event_date', 'tour')`),
     check('capacity_allocations_quantity', sql`${t.quantity} > 0`),
   ],
+);
+
+// The running total of permanent allocations (not released, no expiry) per quota slot and event
+// date, kept by a trigger on capacity_allocations (migration 0009, ADR 0011), so a claim under the
+// slot lock reads one row instead of summing every allocation of the slot. Tours are not kept:
+// their check is a peak over overlapping runs (used.ts, peakConcurrency).
+export const capacityTotals = pgTable(
+  'capacity_totals',
+  {
+    resource: text().notNull(),
+    resourceId: integer().notNull(),
+    slotStart: timestamp({ withTimezone: true }).notNull(),
+    permanent: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.resource, t.resourceId, t.slotStart] })],
 );
 
 // Stored answers for the Idempotency-Key header (spec 7.4), per account, kept 24 hours.
