@@ -43,6 +43,20 @@ function order(time: Date, extra: Record<string, unknown> = {}) {
 const stats = () => ({ batches: 0, batchedOrders: 0, largest: 0, ...batchStats(t.database.pool) });
 const count = async (q: string) => Number((await t.database.pool.query<{ n: string }>(q)).rows[0]!.n);
 
+/** Runs `work` while another transaction holds the capacity lock of `slot` (then rolls back). */
+async function whileLocked<T>(slot: Date, work: () => Promise<T>): Promise<T> {
+  const holder = new pg.Client({ connectionString: t.database.url });
+  await holder.connect();
+  try {
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock($1::bigint)', [quotaLockKey(quotaId, slot).toString()]);
+    return await work();
+  } finally {
+    await holder.query('rollback');
+    await holder.end();
+  }
+}
+
 describe('group commit of new orders', () => {
   test('a sold-out slot refuses only the orders that do not fit; the rest of the batch commits', async () => {
     const full = at(600);
@@ -78,11 +92,7 @@ describe('group commit of new orders', () => {
   test('a slot locked by another writer refuses only its own orders (CAPACITY_BUSY); the others commit', async () => {
     const busy = at(780);
     const other = at(840);
-    const holder = new pg.Client({ connectionString: t.database.url });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('select pg_advisory_xact_lock($1::bigint)', [quotaLockKey(quotaId, busy).toString()]);
+    await whileLocked(busy, async () => {
       const before = stats();
       const times = [other, busy, other, other, busy, other];
       const results = await Promise.all(times.map((time) => order(time)));
@@ -91,17 +101,14 @@ describe('group commit of new orders', () => {
         results.map((r) => `${r.status} ${r.body.code ?? ''}`.trim()),
         ['201', '422 CAPACITY_BUSY', '201', '201', '422 CAPACITY_BUSY', '201'],
       );
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-    }
+    });
     assert.equal(await count(`select count(*) n from order_items where start_at = '${busy.toISOString()}'`), 0);
     assert.equal((await order(busy)).status, 201, 'free again once the other writer is done');
   });
 });
 
 describe('OrderBatches, with payloads written by hand', () => {
-  // order_place payloads as placeOrder builds them (migration 0006), without capacity claims.
+  // order_place payloads as placeOrder builds them (migration 0006); with a slot, they claim one place of it.
   let accountId: number;
   before(async () => {
     accountId = Number((await t.database.db.execute<{ id: number }>(sql`select id from accounts order by id limit 1`)).rows[0]!.id);
@@ -138,11 +145,7 @@ describe('OrderBatches, with payloads written by hand', () => {
   test('only the first order of a batch waits for a busy lock; a later one tries it and waits in a later batch', async () => {
     const busy = at(960);
     const other = at(990);
-    const holder = new pg.Client({ connectionString: t.database.url });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('select pg_advisory_xact_lock($1::bigint)', [quotaLockKey(quotaId, busy).toString()]);
+    await whileLocked(busy, async () => {
       // #0 alone; then one batch: #1 waits 300 ms for the lock and is refused, #2 and #3 commit,
       // #4 only tries the lock; then #4 alone waits its own 300 ms. Were #4 to wait inside the
       // batch, #5 would be answered with it, not 300 ms before it.
@@ -154,10 +157,7 @@ describe('OrderBatches, with payloads written by hand', () => {
         ['placed', '55P03', 'placed', 'placed', '55P03', 'placed'],
       );
       assert.ok(doneAt[4]! - doneAt[5]! >= 250, `#5 was answered ${doneAt[4]! - doneAt[5]!} ms before #4`);
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-    }
+    });
   });
 
   test("an order's own failure runs it again alone: its error is the one it gets alone, the others commit", async () => {
