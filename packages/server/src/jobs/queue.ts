@@ -13,6 +13,7 @@ export const TASKS = {
   renderDocument: 'documents.render',
   scanDocument: 'documents.scan',
   purgeDocuments: 'documents.purge',
+  sweepAllocations: 'capacity.sweep',
 } as const;
 export type TaskName = (typeof TASKS)[keyof typeof TASKS];
 

@@ -14,6 +14,7 @@ import type { Database } from '../db/client.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import { systemCtx, type Ctx } from '../domain/context.ts';
 import { generateDocument, type Renderers } from '../domain/documents/generateDocument.ts';
+import { sweepExpiredAllocations } from '../domain/capacity/index.ts';
 import { purgeExpiredDocuments } from '../domain/documents/purgeDocuments.ts';
 import { scanDocument } from '../domain/documents/scanDocument.ts';
 import { scannerFor, type Scanner } from '../scan/index.ts';
@@ -34,7 +35,7 @@ export interface WorkerOptions {
   /** Overrides (tests): another scanner or renderers. */
   scanner?: Scanner;
   renderers?: Renderers;
-  /** The hourly retention purge (default on). */
+  /** The periodic jobs: hourly retention purge, sweep of expired holds (default on). */
   cron?: boolean;
   /** How often flagged documents are turned into render jobs (default 250 ms; dispatch.ts). */
   dispatchIntervalMs?: number;
@@ -70,6 +71,9 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
     [TASKS.purgeDocuments]: async () => {
       await purgeExpiredDocuments(ctx);
     },
+    [TASKS.sweepAllocations]: async () => {
+      await sweepExpiredAllocations(ctx);
+    },
   };
 }
 
@@ -89,9 +93,16 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       scanner: opts.scanner ?? scannerFor(opts.config),
       renderers: opts.renderers ?? defaultRenderers,
     }),
-    // At minute 17 of every hour. graphile-worker records each tick in its known_crontabs table,
-    // so several nodes running workers still enqueue one purge per tick.
-    parsedCronItems: opts.cron === false ? [] : parseCronItems([{ task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' }]),
+    // The document purge at minute 17 of every hour, the sweep of expired holds every 5 minutes.
+    // graphile-worker records each tick in its known_crontabs table, so several nodes running
+    // workers still enqueue one job per tick.
+    parsedCronItems:
+      opts.cron === false
+        ? []
+        : parseCronItems([
+            { task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' },
+            { task: TASKS.sweepAllocations, match: '*/5 * * * *', identifier: 'capacity-sweep' },
+          ]),
   });
   const dispatcher = startDispatcher(opts.database.db, {
     intervalMs: opts.dispatchIntervalMs ?? 250,

@@ -6,3 +6,4 @@ export type { ResolvedClaim } from './types.ts';
 export { releaseCapacity } from './releaseCapacity.ts';
 export { confirmCapacity } from './confirmCapacity.ts';
 export { eventDateSeatsBooked } from './eventDateSeatsBooked.ts';
+export { sweepExpiredAllocations } from './sweepExpired.ts';
