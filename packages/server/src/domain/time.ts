@@ -19,12 +19,34 @@ function remember(key: string, compute: () => number): number {
   return v;
 }
 
+/**
+ * The same per zone and number, without building a string key: the two hottest lookups
+ * (offsets, formatted instants) run dozens of times per availability answer.
+ */
+function perZone<V>(limit: number): (zone: string, n: number, compute: () => V) => V {
+  const zones = new Map<string, Map<number, V>>();
+  return (zone, n, compute) => {
+    let m = zones.get(zone);
+    if (!m) zones.set(zone, (m = new Map()));
+    let v = m.get(n);
+    if (v === undefined) {
+      if (m.size >= limit) m.clear();
+      v = compute();
+      m.set(n, v);
+    }
+    return v;
+  };
+}
+const offsets = perZone<number>(100_000);
+// Small: slot starts repeat across requests, other instants (order timestamps) mostly do not.
+const isoStrings = perZone<string>(20_000);
+
 // Offsets of every zone in use are whole multiples of 15 minutes, and so are the UTC instants of
 // their transitions, so the offset is constant within each 15-minute UTC bucket.
 const BUCKET_MS = 15 * 60_000;
 function offsetMinutes(ms: number, zone: string): number {
   const bucket = Math.floor(ms / BUCKET_MS);
-  return remember(`o|${zone}|${bucket}`, () => DateTime.fromMillis(bucket * BUCKET_MS, { zone }).offset);
+  return offsets(zone, bucket, () => DateTime.fromMillis(bucket * BUCKET_MS, { zone }).offset);
 }
 
 /** The instant shifted by the zone's offset, read with UTC getters as local wall time. */
@@ -35,7 +57,15 @@ function wall(instant: Date, zone: string): Date {
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 
 export function isValidDate(text: string): boolean {
-  return DATE_RE.test(text) && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
+  if (typeof text !== 'string' || !DATE_RE.test(text)) return false;
+  // Every availability request validates its date: plain arithmetic instead of Luxon's parser.
+  const y = Number(text.slice(0, 4));
+  const m = Number(text.slice(5, 7));
+  const d = Number(text.slice(8, 10));
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const t = new Date(Date.UTC(2000, m - 1, d));
+  t.setUTCFullYear(y); // Date.UTC maps years 0–99 to 1900–1999
+  return t.getUTCDate() === d && t.getUTCMonth() === m - 1;
 }
 
 /**
@@ -44,8 +74,19 @@ export function isValidDate(text: string): boolean {
  * exist (spring-forward gap) moves forward by the gap, an ambiguous one takes the earlier instant.
  */
 export function zonedInstant(date: string, minutes: number, zone: string): Date {
-  return new Date(remember(`z|${zone}|${date}|${minutes}`, () => computeZonedInstant(date, minutes, zone)));
+  let days = instants.get(zone);
+  if (!days) instants.set(zone, (days = new Map()));
+  let day = days.get(date);
+  if (!day) {
+    if (days.size >= 10_000) days.clear();
+    days.set(date, (day = new Map()));
+  }
+  let ms = day.get(minutes);
+  if (ms === undefined) day.set(minutes, (ms = computeZonedInstant(date, minutes, zone)));
+  return new Date(ms);
 }
+// zone → date → minutes → instant (ms): no string key per lookup (every slot of every answer).
+const instants = new Map<string, Map<string, Map<number, number>>>();
 
 function computeZonedInstant(date: string, minutes: number, zone: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -82,6 +123,11 @@ const UNIVERSAL = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Z']);
 
 /** ISO 8601 with the zone's offset, milliseconds only when non-zero: "2026-07-06T11:00:00+02:00". */
 export function isoInZone(instant: Date, zone: string): string {
+  return isoStrings(zone, instant.getTime(), () => formatInZone(instant, zone));
+}
+
+
+function formatInZone(instant: Date, zone: string): string {
   const offset = offsetMinutes(instant.getTime(), zone);
   const local = new Date(instant.getTime() + offset * 60_000).toISOString();
   const body = instant.getUTCMilliseconds() === 0 ? local.slice(0, 19) : local.slice(0, 23);

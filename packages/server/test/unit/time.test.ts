@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DateTime } from 'luxon';
-import { isoInZone, localDateOf, localMinutesOf, parseTimestamp, startOfLocalDay, zonedInstant } from '../../src/domain/time.ts';
+import { isValidDate, isoInZone, localDateOf, localMinutesOf, parseTimestamp, startOfLocalDay, zonedInstant } from '../../src/domain/time.ts';
 
 const Z = 'Europe/Berlin';
 
@@ -67,5 +67,16 @@ test('parseTimestamp: the fast path for offset timestamps agrees with Luxon on v
     (Math.random() < 0.3 ? 'Z' : `${Math.random() < 0.5 ? '+' : '-'}${r(16)}${Math.random() < 0.8 ? ':' : ''}${r(61)}`),
   );
   const diffs = [...fixed, ...random].filter((s) => (parseTimestamp(s, 'Europe/Berlin')?.getTime() ?? null) !== ref(s, 'Europe/Berlin'));
+  assert.deepEqual(diffs, []);
+});
+
+test('isValidDate agrees with Luxon on valid, invalid and random dates', () => {
+  // Luxon, except year 0000, which Luxon reads (proleptic) and PostgreSQL does not.
+  const ref = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !text.startsWith('0000') && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
+  const fixed = ['2026-11-23', '2024-02-29', '2026-02-29', '2100-02-29', '2000-02-29', '0001-01-01', '0000-01-01', '0050-06-30',
+    '2026-13-01', '2026-00-10', '2026-11-31', '2026-11-00', '2026-1-01', '20261123', '2026-11-23T00:00', ' 2026-11-23', '9999-12-31'];
+  const r = (n: number, w = 2) => String(Math.floor(Math.random() * n)).padStart(w, '0');
+  const random = Array.from({ length: 5000 }, () => `${r(10000, 4)}-${r(14)}-${r(33)}`);
+  const diffs = [...fixed, ...random].filter((s) => isValidDate(s) !== ref(s));
   assert.deepEqual(diffs, []);
 });
