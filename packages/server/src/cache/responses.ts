@@ -72,18 +72,23 @@ export class ResponseCache {
   }
 
   register(app: FastifyInstance): void {
-    app.addHook('preValidation', async (req, reply) => {
-      if (req.method !== 'GET' || !req.routeOptions.config.memo || !this.isLive()) return;
+    // A callback hook, not an async one: an async hook that answers must return `reply`, and
+    // resolving a promise with `reply` (a thenable) makes Fastify wait for the response's end with
+    // stream listeners, ~3 % of a cache hit's CPU (profiled). Answering without calling done()
+    // ends the chain the same way.
+    app.addHook('preValidation', (req, reply, done) => {
+      if (req.method !== 'GET' || !req.routeOptions.config.memo || !this.isLive()) return done();
       const key = this.key(req);
       const hit = this.lru.get(key, Date.now());
       if (hit !== undefined) {
         this.hits++;
         reply.header('x-atrium-cache', 'hit').type('application/json; charset=utf-8').send(hit);
-        return reply;
+        return;
       }
       this.misses++;
       req.memoKey = key;
       req.memoGen = this.lru.gen;
+      done();
     });
     app.addHook('onSend', async (req, reply, payload) => {
       if (req.memoKey !== undefined) {
