@@ -30,7 +30,8 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const { customer, replayed } = await createCustomer(req.ctx, req.body);
       if (replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(replayed ? 200 : 201).send({ customer });
+      reply.code(replayed ? 200 : 201);
+      return { customer };
     },
   );
 

@@ -40,7 +40,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const { order, replayed } = await createOrder(req.ctx, req.body);
       if (replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(replayed ? 200 : 201).send(one(req, order));
+      // The answer is returned, not sent with `return reply.send(…)`: an async handler that returns
+      // `reply` (a thenable) makes Fastify wait for the response's end with stream listeners.
+      reply.code(replayed ? 200 : 201);
+      return one(req, order);
     },
   );
 

@@ -40,7 +40,8 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const { request, replayed } = await createRequest(req.ctx, req.body);
       if (replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(replayed ? 200 : 201).send(one(req, request));
+      reply.code(replayed ? 200 : 201);
+      return one(req, request);
     },
   );
 

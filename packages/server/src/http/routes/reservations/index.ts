@@ -46,7 +46,8 @@ export const reservationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (req, reply) => {
         const b = req.body;
         const view = await createReservation(req.ctx, { ticketId: b.ticket_id, dateId: b.date_id, quantity: b.quantity, startAt: b.start_at });
-        return reply.code(201).send(serialize(view));
+        reply.code(201);
+        return serialize(view);
       },
     );
 
