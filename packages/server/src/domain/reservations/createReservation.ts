@@ -1,9 +1,11 @@
 // A hold on capacity for one ticket slot or one event date. The reservation row and its
-// allocation are written in one transaction, so a refused claim leaves nothing behind.
+// allocation are written in one statement, so a refused claim leaves nothing behind.
+import { sql } from 'drizzle-orm';
+import { rowFromJson, rowToJson } from '../../db/json.ts';
 import { reservations } from '../../db/schema/index.ts';
 import { eventDateById, ticketById } from '../capacity/catalog.ts';
 import { newSecret } from '../accounts/tokens.ts';
-import { claimResolved, resolveClaims, type Claim } from '../capacity/index.ts';
+import { claimErrors, claimSpec, resolveClaims, type Claim } from '../capacity/index.ts';
 import { isBookableBy, type Sellable } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
@@ -34,27 +36,27 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
       ? { kind: 'ticket', ticketId: input.ticketId!, startAt: target.startAt, quantity: input.quantity }
       : { kind: 'event_date', eventDateId: input.dateId!, quantity: input.quantity };
 
-  // Checked against the catalogue before the transaction (master data from the process memo):
-  // an invalid hold opens no transaction, and day tickets are normalised to their first entry.
+  // Checked against the catalogue before any write (master data from the process memo): an
+  // invalid hold writes nothing, and day tickets are normalised to their first entry.
   const [resolved] = await resolveClaims(ctx.db, ctx, [claim]);
-  const row = await ctx.db.transaction(async (tx) => {
-    const [r] = await tx
-      .insert(reservations)
-      .values({
-        token: newSecret(),
-        accountId,
-        ticketId: input.ticketId ?? null,
-        eventDateId: input.dateId ?? null,
-        quantity: input.quantity,
-        startAt: resolved!.startAt,
-        createdAt: now,
-        expiresAt,
-        lifetimeEndsAt,
-      })
-      .returning();
-    await claimResolved(tx, ctx, [resolved!], [{ holder: { reservationId: r!.id }, expiresAt }]);
-    return r!;
-  });
+  // The row and its claim in one statement (reservation_place, migration 0010): the slot lock
+  // is held for that statement's claim and commit only, as for orders (ADR 0009).
+  const payload = {
+    reservation: rowToJson(reservations, {
+      token: newSecret(),
+      accountId,
+      ticketId: input.ticketId ?? null,
+      eventDateId: input.dateId ?? null,
+      quantity: input.quantity,
+      startAt: resolved!.startAt,
+      createdAt: now,
+      expiresAt,
+      lifetimeEndsAt,
+    }),
+    claim: claimSpec(ctx, [resolved!], expiresAt, []),
+  };
+  const result = await claimErrors(() => ctx.db.execute<{ r: Record<string, unknown> }>(sql`select reservation_place(${JSON.stringify(payload)}::jsonb) as r`));
+  const row = rowFromJson(reservations, result.rows[0]!.r);
   return toView(row, target.zone);
 }
 
