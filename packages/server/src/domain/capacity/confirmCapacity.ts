@@ -7,8 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import { capacityAllocations as ca, museums, tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { localDateOf } from '../time.ts';
-import { dateLockKey, lockSlots, quotaLockKey, tourLockKey } from './locks.ts';
+import { allocationLockKey, lockSlots } from './locks.ts';
 
 export async function confirmCapacity(tx: Tx, ctx: Ctx, orderItemIds: number[]): Promise<void> {
   if (orderItemIds.length === 0) return;
@@ -24,13 +23,7 @@ export async function confirmCapacity(tx: Tx, ctx: Ctx, orderItemIds: number[]):
       .where(inArray(tours.id, tourIds));
     for (const z of zs) zones.set(z.id, z.zone);
   }
-  const keys = rows.map((r) =>
-    r.resource === 'quota'
-      ? quotaLockKey(r.resourceId, r.slotStart)
-      : r.resource === 'event_date'
-        ? dateLockKey(r.resourceId)
-        : tourLockKey(r.resourceId, localDateOf(r.slotStart, zones.get(r.resourceId) ?? 'UTC')),
-  );
+  const keys = rows.map((r) => allocationLockKey(r, zones.get(r.resourceId)));
   await lockSlots(tx, ctx, keys);
 
   const now = ctx.clock.now();

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { localDateOf } from '../time.ts';
 
 export function lockKey(...parts: Array<string | number>): bigint {
   const digest = createHash('sha256').update(parts.join('\u0000')).digest();
@@ -16,6 +17,13 @@ export function lockKey(...parts: Array<string | number>): bigint {
 export const quotaLockKey = (quotaId: number, slotStart: Date) => lockKey('q', quotaId, slotStart.toISOString());
 export const dateLockKey = (dateId: number) => lockKey('d', dateId);
 export const tourLockKey = (tourId: number, localDate: string) => lockKey('t', tourId, localDate);
+
+/** The lock of the pool an allocation row draws on; tours lock per local day (`zone`: the tour's). */
+export function allocationLockKey(r: { resource: string; resourceId: number; slotStart: Date }, zone = 'UTC'): bigint {
+  if (r.resource === 'quota') return quotaLockKey(r.resourceId, r.slotStart);
+  if (r.resource === 'event_date') return dateLockKey(r.resourceId);
+  return tourLockKey(r.resourceId, localDateOf(r.slotStart, zone));
+}
 
 function isLockTimeout(err: unknown): boolean {
   for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {

@@ -4,7 +4,7 @@ import { and, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { capacityAllocations as ca } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { dateLockKey, lockSlots, quotaLockKey } from './locks.ts';
+import { allocationLockKey, lockSlots } from './locks.ts';
 
 export async function releaseCapacity(
   tx: Tx,
@@ -24,8 +24,7 @@ export async function releaseCapacity(
     .select({ resource: ca.resource, resourceId: ca.resourceId, slotStart: ca.slotStart })
     .from(ca)
     .where(and(live, isNull(ca.expiresAt), ne(ca.resource, 'tour')));
-  const keys = counted.map((r) => (r.resource === 'quota' ? quotaLockKey(r.resourceId, r.slotStart) : dateLockKey(r.resourceId)));
-  await lockSlots(tx, ctx, keys);
+  await lockSlots(tx, ctx, counted.map((r) => allocationLockKey(r)));
   const rows = await tx.update(ca).set({ releasedAt: ctx.clock.now() }).where(live).returning({ id: ca.id });
   return rows.length;
 }
