@@ -20,14 +20,18 @@ function remember(key: string, compute: () => number): number {
 }
 
 /**
- * The same per zone and number, without building a string key: the two hottest lookups
- * (offsets, formatted instants) run dozens of times per availability answer.
+ * The same in two levels, a string (a zone) then a number, so the hottest lookups (offsets,
+ * formatted instants, wall times of slots: dozens per availability answer) build no string key.
+ * Each inner map holds at most `limit` values; the outer one at most 10,000 keys.
  */
-function perZone<V>(limit: number): (zone: string, n: number, compute: () => V) => V {
-  const zones = new Map<string, Map<number, V>>();
-  return (zone, n, compute) => {
-    let m = zones.get(zone);
-    if (!m) zones.set(zone, (m = new Map()));
+function memo2<V>(limit: number): (outer: string, n: number, compute: () => V) => V {
+  const outers = new Map<string, Map<number, V>>();
+  return (outer, n, compute) => {
+    let m = outers.get(outer);
+    if (!m) {
+      if (outers.size >= 10_000) outers.clear();
+      outers.set(outer, (m = new Map()));
+    }
     let v = m.get(n);
     if (v === undefined) {
       if (m.size >= limit) m.clear();
@@ -37,9 +41,9 @@ function perZone<V>(limit: number): (zone: string, n: number, compute: () => V) 
     return v;
   };
 }
-const offsets = perZone<number>(100_000);
+const offsets = memo2<number>(100_000);
 // Small: slot starts repeat across requests, other instants (order timestamps) mostly do not.
-const isoStrings = perZone<string>(20_000);
+const isoStrings = memo2<string>(20_000);
 
 // Offsets of every zone in use are whole multiples of 15 minutes, and so are the UTC instants of
 // their transitions, so the offset is constant within each 15-minute UTC bucket.
@@ -74,19 +78,9 @@ export function isValidDate(text: string): boolean {
  * exist (spring-forward gap) moves forward by the gap, an ambiguous one takes the earlier instant.
  */
 export function zonedInstant(date: string, minutes: number, zone: string): Date {
-  let days = instants.get(zone);
-  if (!days) instants.set(zone, (days = new Map()));
-  let day = days.get(date);
-  if (!day) {
-    if (days.size >= 10_000) days.clear();
-    days.set(date, (day = new Map()));
-  }
-  let ms = day.get(minutes);
-  if (ms === undefined) day.set(minutes, (ms = computeZonedInstant(date, minutes, zone)));
-  return new Date(ms);
+  return new Date(instants(`${zone}|${date}`, minutes, () => computeZonedInstant(date, minutes, zone)));
 }
-// zone → date → minutes → instant (ms): no string key per lookup (every slot of every answer).
-const instants = new Map<string, Map<string, Map<number, number>>>();
+const instants = memo2<number>(24 * 60);
 
 function computeZonedInstant(date: string, minutes: number, zone: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
