@@ -5,3 +5,4 @@ export * from './booking.ts';
 export * from './imports.ts';
 export * from './requests.ts';
 export * from './documents.ts';
+export * from './schedules.ts';
