@@ -3,8 +3,6 @@
 // (default one day); then they are revalidated with If-None-Match, so an unchanged catalogue costs
 // a 304 and no body. Availability is never cached. Entries are keyed by a hash of the token as
 // well as the URL because answers are context-aware (spec 1): two tokens never share an entry.
-import { createHash } from 'node:crypto';
-
 export interface CacheEntry {
   etag: string | null;
   body: unknown;
@@ -43,7 +41,15 @@ export class MemoryStore implements CacheStore {
   }
 }
 
-export function cacheKey(token: string | undefined, url: string): string {
-  const who = token ? createHash('sha256').update(token).digest('base64url').slice(0, 16) : 'anonymous';
+/** A per-token prefix for cache keys: a SHA-256 of the token (Web Crypto, so it runs in browsers and edge runtimes too). */
+export async function tokenKey(token: string | undefined): Promise<string> {
+  if (!token) return 'anonymous';
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+  let hex = '';
+  for (const b of digest.subarray(0, 12)) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+export function cacheKey(who: string, url: string): string {
   return `${who} ${url}`;
 }

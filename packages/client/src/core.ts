@@ -1,6 +1,6 @@
 // What every resource uses: cached reads of master data, list unwrapping with `meta`, the paging
 // iterator, and bounded concurrency for batches.
-import { cacheKey, type CacheStore } from './cache.ts';
+import { cacheKey, tokenKey, type CacheStore } from './cache.ts';
 import { fillPath, toQuery, type Endpoint } from './endpoints.ts';
 import type { Answer, CallOptions, Transport } from './http.ts';
 import type { List, ListMeta } from './types.ts';
@@ -19,6 +19,7 @@ export interface CacheSettings {
 }
 
 export class Core {
+  #who: Promise<string> | undefined;
   constructor(
     readonly http: Transport,
     readonly cache: CacheSettings | null,
@@ -30,7 +31,8 @@ export class Core {
   /** A JSON answer's body; master data through the cache (fresh for maxAge, then revalidated). */
   async json(ep: Endpoint, c: CallOptions & ReadOptions = {}): Promise<any> {
     if (ep.method !== 'GET' || ep.cache !== 'master' || !this.cache) return (await this.http.send(ep, c)).body;
-    const key = cacheKey(this.token, fillPath(ep.template, c.params) + toQuery(c.query));
+    this.#who ??= tokenKey(this.token);
+    const key = cacheKey(await this.#who, fillPath(ep.template, c.params) + toQuery(c.query));
     const { store, maxAgeMs } = this.cache;
     const cached = await store.get(key);
     if (cached && !c.refresh && this.now() - cached.storedAt < maxAgeMs) return cached.body;

@@ -6,7 +6,6 @@
 // - 4xx other than 429 is never resent; 401/403/404/410 in particular (spec 7.3).
 // - Every failed attempt is logged as spec 7.5 asks (see logger.ts) and the final failure becomes
 //   a typed error (errors.ts).
-import { randomUUID } from 'node:crypto';
 import { apiError, NetworkError, type ApiError } from './errors.ts';
 import { fillPath, toQuery, type Endpoint } from './endpoints.ts';
 import { maskPath, type FailedCall, type Logger } from './logger.ts';
@@ -62,6 +61,9 @@ export function retryAfterMs(h: Headers): number | undefined {
   return Number.isNaN(t) ? undefined : Math.max(0, t - Date.now());
 }
 
+/** Statuses that answer a well-formed call with a business outcome (spec 7.3), not a fault. */
+const EXPECTED = new Set([404, 409, 410, 422]);
+
 export class Transport {
   readonly tokenLast4: string | null;
   constructor(readonly o: TransportOptions) {
@@ -76,14 +78,18 @@ export class Transport {
   }
 
   newCorrelationId(): string {
-    return this.o.correlationId?.() ?? randomUUID();
+    return this.o.correlationId?.() ?? globalThis.crypto.randomUUID();
   }
 
   logFailure(f: Omit<FailedCall, 'event' | 'timestamp' | 'token_last4'>): void {
     const rec: FailedCall = { event: 'atrium.call_failed', ...f, timestamp: new Date().toISOString(), token_last4: this.tokenLast4 };
     const msg = `${f.method} ${f.path} failed (${f.status || 'no answer'}): ${f.error}`;
-    if (f.next === 'give_up') this.o.logger.error(rec, msg);
-    else this.o.logger.warn(rec, msg);
+    // An answer the caller handles as a business outcome (404, 409, 410, 422: sold out, not found,
+    // already finalized) is expected and logged at info; 401/403, server and network failures that
+    // end the call are errors; a failed attempt that will be retried is a warning.
+    if (f.next !== 'give_up') this.o.logger.warn(rec, msg);
+    else if (EXPECTED.has(f.status)) this.o.logger.info(rec, msg);
+    else this.o.logger.error(rec, msg);
   }
 
   /** Sends a call, resending as the policy allows; resolves with a 2xx/3xx answer or throws a typed error. */

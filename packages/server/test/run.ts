@@ -69,7 +69,14 @@ async function main() {
     ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
     {
       stdio: 'inherit',
-      env: { ...process.env, ATRIUM_TEST_ADMIN_URL: adminUrl, ATRIUM_TEST_TEMPLATE: template },
+      env: {
+        ...process.env,
+        ATRIUM_TEST_ADMIN_URL: adminUrl,
+        ATRIUM_TEST_TEMPLATE: template,
+        // '@atrium/client' resolves to its TypeScript sources in tests (packages/client/package.json
+        // "atrium-source" condition), so they test what is in the tree, not a stale dist/ build.
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, '--conditions=atrium-source'].filter(Boolean).join(' '),
+      },
       cwd: root,
     },
   );

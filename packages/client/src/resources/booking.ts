@@ -1,5 +1,4 @@
 // Availability (always live, spec 1.3), reservations and orders (safe POSTs, spec 7.4).
-import { randomUUID } from 'node:crypto';
 import type { Core, ReadOptions } from '../core.ts';
 import { endpoint } from '../endpoints.ts';
 import { safeCreate } from '../safe.ts';
@@ -87,7 +86,7 @@ export class Orders {
    * are thrown for the application to handle.
    */
   create(input: OrderInput, o: WriteOptions = {}): Promise<Order> {
-    const body = { ...input, foreign_id: input.foreign_id ?? randomUUID() };
+    const body = { ...input, foreign_id: input.foreign_id ?? globalThis.crypto.randomUUID() };
     return safeCreate<Order>(this.core.http, {
       ep: EP.createOrder,
       call: { ...o, body: { order: body } },

@@ -1,5 +1,4 @@
 // Customers (spec 2.2, 2.3) and requests (group booking inquiries, API.md §9).
-import { randomUUID } from 'node:crypto';
 import type { Core, ReadOptions } from '../core.ts';
 import { endpoint } from '../endpoints.ts';
 import { safeCreate } from '../safe.ts';
@@ -65,7 +64,7 @@ export class Requests {
   constructor(private readonly core: Core) {}
   /** Creates a request; like orders it always carries a foreign_id and is looked up after a timeout or 5xx. */
   create(input: RequestInput, o: WriteOptions = {}): Promise<RequestRecord> {
-    const body = { ...input, foreign_id: (input as { foreign_id?: string }).foreign_id ?? randomUUID() };
+    const body = { ...input, foreign_id: (input as { foreign_id?: string }).foreign_id ?? globalThis.crypto.randomUUID() };
     return safeCreate<RequestRecord>(this.core.http, {
       ep: EP.createRequest,
       call: { ...o, body: { request: body } },
