@@ -1,0 +1,68 @@
+// English messages: the reference catalogue. Every other locale must have the same keys (the
+// type `Messages` is derived from this object and checked by `satisfies` in each file).
+// Placeholders are `{name}`; see ../index.ts for how they are filled.
+export const en = {
+  // Documents: common
+  'doc.order': 'Order {id}',
+  'doc.order_ref': 'Order {id} / {reference}',
+  'doc.page': 'Page {page} of {pages}',
+  // Tickets
+  'ticket.kind.time_slot': 'Timed admission',
+  'ticket.kind.normal': 'Day admission',
+  'ticket.kind.event': 'Event',
+  'ticket.date': 'Date',
+  'ticket.time': 'Time',
+  'ticket.all_day': 'valid all day',
+  'ticket.visitor': 'Visitor',
+  'ticket.price': 'Price',
+  'ticket.price_incl_vat': '{price} incl. {rate} VAT',
+  'ticket.price_plus_vat': '{price} plus {rate} VAT',
+  'ticket.admission_of': 'Admission {n} of {total}',
+  'ticket.void': 'CANCELLED: this admission is not valid for entry',
+  'ticket.void_stamp': 'CANCELLED',
+  'ticket.note.reduced': 'Reduced ticket: please bring an official ID or proof of eligibility.',
+  'ticket.note.general': 'Please have this ticket ready, printed or on your phone. Each code admits once.',
+  'ticket.note.slot': 'Entry from 15 minutes before your time slot.',
+  // Invoices and credit notes
+  'invoice.title': 'Invoice',
+  'invoice.title_small': 'Invoice (small amount)',
+  'credit_note.title': 'Credit note',
+  'invoice.number': 'Invoice no. {number}',
+  'credit_note.number': 'Credit note no. {number}',
+  'credit_note.refers_to': 'Refers to invoice no. {number} of {date}',
+  'invoice.issue_date': 'Issue date: {date}',
+  'invoice.service_date': 'Date of service: {date}',
+  'invoice.service_period': 'Dates of service: {from} to {to}',
+  'invoice.vat_id': 'VAT ID: {id}',
+  'invoice.tax_number': 'Tax number: {id}',
+  'invoice.bill_to': 'Bill to',
+  'invoice.col.description': 'Description',
+  'invoice.col.qty': 'Qty',
+  'invoice.col.unit': 'Unit price',
+  'invoice.col.vat': 'VAT rate',
+  'invoice.col.net': 'Net',
+  'invoice.col.gross': 'Gross',
+  'invoice.col.vat_amount': 'VAT',
+  'invoice.vat_breakdown': 'VAT breakdown',
+  'invoice.vat_rate': 'VAT {rate}',
+  'invoice.total': 'Total',
+  'invoice.total_net': 'Total net',
+  'invoice.total_vat': 'Total VAT',
+  'invoice.total_gross': 'Total gross',
+  'invoice.amount_due': 'Amount due',
+  'invoice.amount_credited': 'Amount credited',
+  'invoice.small_amount_note': 'Gross amount includes {rate} VAT.',
+  'invoice.paid_note': 'Paid with the order. Thank you for your visit.',
+  'credit_note.note': 'The amount credited is refunded by the original means of payment.',
+  // Confirmations
+  'confirmation.title': 'Booking confirmation',
+  'confirmation.booked_by': 'Booked by',
+  'confirmation.contact': 'Contact',
+  'confirmation.language': 'Language',
+  'confirmation.participants': 'Participants',
+  'confirmation.cancelled': 'cancelled',
+  'confirmation.meeting_point': 'Meeting point',
+} as const;
+
+export type MessageKey = keyof typeof en;
+export type Messages = Record<MessageKey, string>;
