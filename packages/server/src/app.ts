@@ -25,6 +25,7 @@ import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { startWorker } from './jobs/worker.ts';
+import { capLine, safeError } from './ops/log-safety.ts';
 
 export interface AppOptions {
   database: Database;
@@ -71,6 +72,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             // Tokens never reach a log line: the header is removed, only its last 4 characters are
             // logged (by the request logger), and query strings are logged with token values masked.
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
+            // Errors by an allow-list of fields (a failed statement by its SQL, never its bound
+            // parameters) and no line over MAX_LOG_LINE (ops/log-safety.ts).
+            serializers: { err: safeError },
+            hooks: { streamWrite: capLine },
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
     genReqId: (req) => {

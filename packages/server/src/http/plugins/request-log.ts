@@ -44,9 +44,17 @@ export function captureFailures(app: FastifyInstance) {
   });
 }
 
-const SECRET_PARAMS = new Set(['token', 'access_token', 'api_key']);
+// Values never logged: secrets, and personal data a search or filter may carry (docs/operations.md,
+// "Logs"). `q` is free search text, which is usually a name or an e-mail address.
+const SECRET_PARAMS = new Set([
+  'token', 'access_token', 'api_key', 'secret', 'password',
+  'email', 'mail', 'name', 'first_name', 'last_name', 'firstname', 'lastname', 'surname', 'given_name',
+  'family_name', 'phone', 'mobile', 'q', 'query', 'search', 'contact', 'address', 'street', 'birthday',
+]);
 // Bearer tokens (atr_<instance>_<43 chars>) wherever they appear, e.g. pasted into a path.
 const BEARER_SHAPE = /atr_[a-z0-9]{1,16}_[A-Za-z0-9_-]{43}/g;
+// E-mail addresses wherever they appear (a path segment, an unnamed parameter), raw or %40-escaped.
+const EMAIL_SHAPE = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
 
 function paramName(raw: string): string {
   let name = raw;
@@ -58,7 +66,8 @@ function paramName(raw: string): string {
   return name.replace(/\[\]$/, '').toLowerCase();
 }
 
-/** The URL as requested, with the values of token-bearing query parameters replaced by `****`. */
+/** The URL as requested, with the values of secret or personal query parameters and any
+ * e-mail address replaced by `****`, and token-shaped strings cut to their last 4 characters. */
 export function maskUrl(url: string): string {
   const q = url.indexOf('?');
   let out = url;
@@ -74,7 +83,7 @@ export function maskUrl(url: string): string {
       .join('&');
     out = `${url.slice(0, q)}?${query}`;
   }
-  return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`);
+  return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`).replace(EMAIL_SHAPE, '****');
 }
 
 /** Last 4 characters of the presented bearer value; nothing for values too short to be a token. */
