@@ -6,6 +6,7 @@ import { customers } from '../../db/schema/index.ts';
 import { DomainError, forbidden, invalid } from '../errors.ts';
 import type { AccountPrincipal, Principal } from '../principal.ts';
 import { isoInZone } from '../time.ts';
+import { visibleCustomers } from './scope.ts';
 import { CUSTOMER_FIELDS, EMPTY_CUSTOMER, validateCustomer, type CustomerFields } from './validation.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -27,12 +28,9 @@ export function writer(p: Principal): AccountPrincipal {
   return p;
 }
 
-/**
- * Users see every customer of the instance (within their right); a reseller sees only the
- * customers its own account created. Everything else is "not found" (never reveal existence).
- */
+/** Which customers the caller may reach: the one rule in scope.ts (ADR 0015). */
 export function scope(p: AccountPrincipal): SQL | undefined {
-  return p.access === 'user' ? undefined : eq(customers.accountId, p.accountId);
+  return visibleCustomers(p);
 }
 
 const MAX_ID = 2_147_483_647;
@@ -40,7 +38,7 @@ const MAX_ID = 2_147_483_647;
 /**
  * Finds a visible customer by the numeric id, falling back to foreign_id (go~mus: "first tries the
  * numeric id, then foreign_id"). A foreign_id is the caller's own key, so the caller's account is
- * preferred; a user token may also reach other accounts' keys (oldest record first).
+ * preferred; a user token may also reach other accounts' keys within its scope (oldest first).
  */
 export async function findCustomer(
   db: DbOrTx,
