@@ -3,6 +3,7 @@
 // totals. Clients take the minimum over a ticket's quotas themselves. Only tickets the caller
 // may see are included; a quota closed that day has no slots.
 import type { Ctx } from '../context.ts';
+import { capacityAt } from '../capacity/quotas.ts';
 import { quotaSlotKey } from '../capacity/slots.ts';
 import { localDateOf } from '../time.ts';
 import { dateParam, freeHolds, quotaLeft, ticketDay, usage, visibleTickets } from './internal.ts';
@@ -44,7 +45,7 @@ export async function getTicketCapacities(
           g.totals.clear();
         }
         g.capacities.set(shown, past ? 0 : quotaLeft(q, quotaSlotKey(q.kind, s.start, t.zone), u));
-        g.totals.set(shown, q.capacity ?? 0);
+        g.totals.set(shown, capacityAt(q, quotaSlotKey(q.kind, s.start, t.zone)));
       }
     }
   }

@@ -1,6 +1,7 @@
 // Per day whether a tour can still be booked for `participants` (go~mus GET
 // /tours/:id/start_times with a date range): at most 31 days, one query of tour runs.
 import type { Ctx } from '../context.ts';
+import { scheduleOf } from '../schedules/schedule.ts';
 import { localDateOf } from '../time.ts';
 import { calendarRange } from './getTicketCalendar.ts';
 import { participantsParam, runsAround, tourDay, visibleTour } from './tours.ts';
@@ -13,6 +14,6 @@ export async function getTourCalendar(
   participantsParam(t, input.participants);
   const now = ctx.clock.now();
   const dates = calendarRange(localDateOf(now, t.zone), input.startAt, input.endAt);
-  const runs = await runsAround(ctx, t, dates[0]!, dates[dates.length - 1]!);
-  return new Map(dates.map((d) => [d, tourDay(t, d, now, runs).some((s) => s.free)]));
+  const [runs, sched] = await Promise.all([runsAround(ctx, t, dates[0]!, dates[dates.length - 1]!), scheduleOf(ctx, ctx.db, t.museumId)]);
+  return new Map(dates.map((d) => [d, tourDay(t, d, now, runs, sched).some((s) => s.free)]));
 }

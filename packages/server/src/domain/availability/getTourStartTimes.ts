@@ -2,6 +2,7 @@
 // the window that is not past, with the participant range and how many participants can still
 // be booked there (max_persons when a run is free, else 0).
 import type { Ctx } from '../context.ts';
+import { scheduleOf } from '../schedules/schedule.ts';
 import { dateParam } from './internal.ts';
 import { participantsParam, runsAround, tourDay, visibleTour } from './tours.ts';
 
@@ -19,8 +20,8 @@ export async function getTourStartTimes(
   const t = await visibleTour(ctx, input.tourId, input.languageId);
   const date = dateParam(ctx, input.date, t.zone);
   const participants = participantsParam(t, input.participants);
-  const runs = await runsAround(ctx, t, date, date);
-  const starts = tourDay(t, date, ctx.clock.now(), runs).map((s) => ({
+  const [runs, sched] = await Promise.all([runsAround(ctx, t, date, date), scheduleOf(ctx, ctx.db, t.museumId)]);
+  const starts = tourDay(t, date, ctx.clock.now(), runs, sched).map((s) => ({
     start: s.start,
     min: t.minPersons,
     max: t.maxPersons,

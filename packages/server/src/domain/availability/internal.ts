@@ -2,7 +2,7 @@
 // in every slot of a set of tickets over a set of dates, computed from two catalogue queries and
 // ONE query of used capacity, whatever the number of slots.
 import { ticketsByIds, type TicketRow } from '../capacity/catalog.ts';
-import { ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
+import { capacityAt, ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
 import { quotaSlotKey, ticketSlots } from '../capacity/slots.ts';
 import { slotKey, usedCapacity } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
@@ -10,6 +10,8 @@ import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { isValidDate, localDateOf } from '../time.ts';
 import { ownLiveReservationIds } from '../reservations/internal.ts';
+import { isSellable } from '../schedules/rule.ts';
+import { schedulesOf, type Schedule } from '../schedules/schedule.ts';
 
 export type { TicketRow };
 
@@ -38,6 +40,8 @@ export interface SlotLeft {
 export interface DayUsage {
   quotas: Map<string, Map<number, QuotaOnDate[]>>;
   used: Map<string, number>;
+  /** Opening hours and closures of the tickets' museums (the sellability rule's input). */
+  schedules: Map<number, Schedule>;
 }
 
 /** Quotas of `tix` on each date and the used capacity of every quota slot in those days. */
@@ -49,18 +53,21 @@ export async function usage(ctx: Ctx, now: Date, tix: TicketRow[], dates: string
   // A day's slots lie within a day of its UTC midnight in any zone; exact keys sort out the rest.
   const from = new Date(Date.parse(`${sorted[0]}T00:00:00Z`) - 86_400_000);
   const to = new Date(Date.parse(`${sorted[sorted.length - 1]}T00:00:00Z`) + 2 * 86_400_000);
-  const used = await usedCapacity(ctx.db, now, { resource: 'quota', resourceIds: [...quotaIds], from, to, freeReservationIds: free });
-  return { quotas, used };
+  const [used, schedules] = await Promise.all([
+    usedCapacity(ctx.db, now, { resource: 'quota', resourceIds: [...quotaIds], from, to, freeReservationIds: free }),
+    schedulesOf(ctx, ctx.db, tix.map((t) => t.museumId)),
+  ]);
+  return { quotas, used, schedules };
 }
 
 /** What is left in a quota slot (never below zero; a closed quota has nothing). */
 export function quotaLeft(q: QuotaOnDate, key: Date, u: DayUsage): number {
-  return Math.max(0, (q.capacity ?? 0) - (u.used.get(slotKey(q.quotaId, key)) ?? 0));
+  return Math.max(0, capacityAt(q, key) - (u.used.get(slotKey(q.quotaId, key)) ?? 0));
 }
 
 /**
- * Every slot of a ticket on a date with what is left, or [] when the ticket cannot be booked
- * that day at all (outside validity, a quota closed). Past slots have 0 left.
+ * Every sellable slot of a ticket on a date with what is left, or [] when the ticket cannot be
+ * booked that day at all (outside validity, a quota closed, the museum closed). Past slots have 0 left.
  */
 export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): SlotLeft[] {
   if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return [];
@@ -68,7 +75,13 @@ export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): S
   if (qs.some((q) => q.capacity === null)) return [];
   const isSlot = t.ticketType === 'time_slot' && t.entryDuration;
   const today = localDateOf(now, t.zone);
-  return ticketSlots(t, date, t.zone).map((start) => {
+  // Slots the sellability rule refuses (outside hours, closed) are not offered at all.
+  const sched = u.schedules.get(t.museumId);
+  const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
+  const mode = isSlot ? 'entry' : 'day';
+  const span = (isSlot ? t.entryDuration! : 1440) * 60_000;
+  const open = ticketSlots(t, date, t.zone).filter((start) => isSellable(sched, target, mode, start, new Date(start.getTime() + span), date));
+  return open.map((start) => {
     const past = isSlot ? start < now : date < today;
     // No quota: unlimited; the most one booking may take is the ticket's max_persons.
     const left = qs.length === 0 ? t.maxPersons : Math.min(...qs.map((q) => quotaLeft(q, quotaSlotKey(q.kind, start, t.zone), u)));

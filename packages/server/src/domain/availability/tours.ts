@@ -6,6 +6,8 @@ import { peakConcurrency, tourRuns } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
+import { isSellable } from '../schedules/rule.ts';
+import type { Schedule } from '../schedules/schedule.ts';
 
 export type { TourRow };
 type Run = { start: Date; end: Date; quantity: number };
@@ -33,12 +35,14 @@ export async function runsAround(ctx: Ctx, t: TourRow, first: string, last: stri
   return tourRuns(ctx.db, ctx.clock.now(), t.id, from, to);
 }
 
-/** Each start of the date (not past) with whether one more run fits. */
-export function tourDay(t: TourRow, date: string, now: Date, runs: Run[]): Array<{ start: Date; free: boolean }> {
+/** Each start of the date (not past, sellable by the schedule rule) with whether one more run fits. */
+export function tourDay(t: TourRow, date: string, now: Date, runs: Run[], sched: Schedule | null): Array<{ start: Date; free: boolean }> {
+  const target = { kind: 'tour' as const, id: t.id };
+  const endOf = (start: Date) => new Date(start.getTime() + t.duration * 60_000);
   return tourStarts(t, date, t.zone)
-    .filter((s) => s >= now)
+    .filter((s) => s >= now && isSellable(sched ?? undefined, target, 'run', s, endOf(s), date))
     .map((start) => {
-      const end = new Date(start.getTime() + t.duration * 60_000);
+      const end = endOf(start);
       const overlapping = runs.filter((r) => r.start < end && r.end > start);
       return { start, free: peakConcurrency(overlapping, start, end) < t.maxConcurrent };
     });

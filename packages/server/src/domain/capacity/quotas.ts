@@ -1,8 +1,8 @@
 // Quota capacity on a date: a per-date override wins (null = closed), else the quota's own.
 // Shared by claims and availability reads.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { quotaOverrides, quotas, ticketQuotas } from '../../db/schema/index.ts';
+import { quotaOverrides, quotaSlotOverrides, quotas, ticketQuotas } from '../../db/schema/index.ts';
 import { masterData, type Ctx } from '../context.ts';
 
 export interface QuotaOnDate {
@@ -10,6 +10,13 @@ export interface QuotaOnDate {
   kind: string;
   /** Capacity per slot (or per day) on the date; null when the quota is closed that day. */
   capacity: number | null;
+  /** Per-slot overrides (slot start ms → capacity) of the quota around the dates asked for. */
+  slots?: ReadonlyMap<number, number>;
+}
+
+/** Capacity of one quota slot: a per-slot override wins over the date's (schedules, 0012). */
+export function capacityAt(q: QuotaOnDate, key: Date): number {
+  return q.slots?.get(key.getTime()) ?? q.capacity ?? 0;
 }
 
 /**
@@ -44,13 +51,15 @@ async function readTicketQuotas(db: DbOrTx, ticketIds: number[], dates: string[]
         .where(and(inArray(quotaOverrides.quotaId, quotaIds), inArray(quotaOverrides.date, dates)))
     : [];
   const byKey = new Map(overrides.map((o) => [`${o.quotaId}|${o.date}`, o.capacity]));
+  const perSlot = await slotOverrides(db, quotaIds, dates);
   for (const date of dates) {
     const perTicket = out.get(date)!;
     for (const l of links) {
       const key = `${l.quotaId}|${date}`;
       const capacity = byKey.has(key) ? byKey.get(key)! : l.capacity;
       const list = perTicket.get(l.ticketId) ?? [];
-      list.push({ quotaId: l.quotaId, kind: l.kind, capacity });
+      const slots = perSlot.get(l.quotaId);
+      list.push({ quotaId: l.quotaId, kind: l.kind, capacity, ...(slots ? { slots } : {}) });
       perTicket.set(l.ticketId, list);
     }
   }
@@ -64,4 +73,23 @@ export async function ticketQuotasOn(
   date: string,
 ): Promise<Map<number, QuotaOnDate[]>> {
   return (await ticketQuotasOnDates(ctx, db, ticketIds, [date])).get(date)!;
+}
+
+/** Per-slot overrides of `quotaIds` within a day of the dates (keys are exact slot instants). */
+async function slotOverrides(db: DbOrTx, quotaIds: number[], dates: string[]): Promise<Map<number, Map<number, number>>> {
+  const out = new Map<number, Map<number, number>>();
+  if (quotaIds.length === 0 || dates.length === 0) return out;
+  const sorted = [...dates].sort();
+  const from = new Date(Date.parse(`${sorted[0]}T00:00:00Z`) - 86_400_000);
+  const to = new Date(Date.parse(`${sorted[sorted.length - 1]}T00:00:00Z`) + 2 * 86_400_000);
+  const rows = await db
+    .select()
+    .from(quotaSlotOverrides)
+    .where(and(inArray(quotaSlotOverrides.quotaId, quotaIds), gte(quotaSlotOverrides.slotStart, from), lt(quotaSlotOverrides.slotStart, to)));
+  for (const r of rows) {
+    const m = out.get(r.quotaId) ?? new Map<number, number>();
+    m.set(r.slotStart.getTime(), r.capacity);
+    out.set(r.quotaId, m);
+  }
+  return out;
 }

@@ -4,9 +4,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { addDays, localDateOf, startOfLocalDay } from '../time.ts';
+import { assertSellable } from '../schedules/rule.ts';
+import { scheduleOf } from '../schedules/schedule.ts';
 import { eventDateById, ticketById, tourById } from './catalog.ts';
 import { dateLockKey, quotaLockKey, tourLockKey } from './locks.ts';
-import { ticketQuotasOn } from './quotas.ts';
+import { capacityAt, ticketQuotasOn } from './quotas.ts';
 import { isTourStart, normaliseTicketStart, quotaSlotKey } from './slots.ts';
 import type { Claim, ResolvedClaim } from './types.ts';
 
@@ -36,10 +38,13 @@ async function resolveTicket(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim,
   if (qs.some((q) => q.capacity === null)) {
     throw new DomainError('NOT_BOOKABLE', `ticket ${ticket.id} is not bookable on ${at.date} (closed)`);
   }
+  const endAt = isSlot ? new Date(at.slot.getTime() + ticket.entryDuration! * MINUTE) : startOfLocalDay(addDays(at.date, 1), zone);
+  const target = { kind: 'ticket' as const, id: ticket.id, quotaIds: qs.map((q) => q.quotaId) };
+  assertSellable(await scheduleOf(ctx, db, ticket.museumId), target, isSlot ? 'entry' : 'day', at.slot, endAt);
   return {
     museumId: ticket.museumId,
     startAt: at.slot,
-    endAt: isSlot ? new Date(at.slot.getTime() + ticket.entryDuration! * MINUTE) : startOfLocalDay(addDays(at.date, 1), zone),
+    endAt,
     demands: qs.map((q) => {
       const key = quotaSlotKey(q.kind, at.slot, zone);
       return {
@@ -48,7 +53,7 @@ async function resolveTicket(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim,
         slotStart: key,
         slotEnd: null,
         quantity: c.quantity,
-        capacity: q.capacity!,
+        capacity: capacityAt(q, key),
         lockKey: quotaLockKey(q.quotaId, key),
       };
     }),
@@ -63,10 +68,12 @@ async function resolveEventDate(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Cla
   if (d.maxPerRegistration !== null && c.quantity > d.maxPerRegistration) {
     throw invalid(`quantity exceeds the maximum of ${d.maxPerRegistration} per registration`);
   }
+  const endAt = new Date(d.startAt.getTime() + d.duration * MINUTE);
+  assertSellable(await scheduleOf(ctx, db, r.event.museumId), { kind: 'event', id: r.event.id }, 'event', d.startAt, endAt);
   return {
     museumId: r.event.museumId,
     startAt: d.startAt,
-    endAt: new Date(d.startAt.getTime() + d.duration * MINUTE),
+    endAt,
     demands: [
       {
         resource: 'event_date',
@@ -93,6 +100,7 @@ async function resolveTour(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim, {
   if (!isTourStart(tour, c.startAt, zone)) throw invalid(`start_at is not a start time of tour ${tour.id}`);
   if (c.startAt < now) throw past('date is in the past');
   const end = new Date(c.startAt.getTime() + tour.duration * MINUTE);
+  assertSellable(await scheduleOf(ctx, db, tour.museumId), { kind: 'tour', id: tour.id }, 'run', c.startAt, end);
   return {
     museumId: tour.museumId,
     startAt: c.startAt,

@@ -3,6 +3,7 @@
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
 import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf, startOfLocalDay } from '../time.ts';
@@ -55,10 +56,13 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
       .where(cond),
   ]);
   const now = ctx.clock.now();
-  const booked = await eventDateSeatsBooked(ctx.db, rows.map((r) => r.date.id), now);
+  const [booked, closed] = await Promise.all([
+    eventDateSeatsBooked(ctx.db, rows.map((r) => r.date.id), now),
+    closedEventDates(ctx, ctx.db, rows.map((r) => ({ museumId: r.event.museumId, eventId: r.event.id, startAt: r.date.startAt, duration: r.date.duration }))),
+  ]);
   return pageOf(
-    rows.map((r) =>
-      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked.get(r.date.id) ?? 0, language: r.language, now }),
+    rows.map((r, i) =>
+      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked.get(r.date.id) ?? 0, language: r.language, now, closed: closed[i]! }),
     ),
     counted[0]?.n ?? 0,
     pg,

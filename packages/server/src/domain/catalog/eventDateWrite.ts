@@ -3,6 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
 import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -63,5 +64,6 @@ export async function saveEventDate(ctx: Ctx, input: EventDateInput & { event_id
     ? await ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, row.languageId))
     : [];
   const booked = (await eventDateSeatsBooked(ctx.db, [row.id], now)).get(row.id) ?? 0;
-  return eventDateView(ctx.principal, row, event, writeView(ctx).L, { zone, booked, language: language ?? null, now });
+  const [closed] = await closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: row.startAt, duration: row.duration }]);
+  return eventDateView(ctx.principal, row, event, writeView(ctx).L, { zone, booked, language: language ?? null, now, closed: closed! });
 }

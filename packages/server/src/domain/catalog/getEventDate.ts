@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { languages } from '../../db/schema/index.ts';
 import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { resolveLocale } from './internal.ts';
 import { findEventDate } from './lookups.ts';
@@ -13,11 +14,12 @@ export async function getEventDate(
   const L = resolveLocale(ctx, input.locale);
   const { date, event, zone } = await findEventDate(ctx, input.event_id, input.id);
   const now = ctx.clock.now();
-  const [booked, [language]] = await Promise.all([
+  const [booked, [language], [closed]] = await Promise.all([
     eventDateSeatsBooked(ctx.db, [date.id], now),
     date.languageId === null
       ? Promise.resolve([])
       : ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, date.languageId)),
+    closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: date.startAt, duration: date.duration }]),
   ]);
-  return eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, now });
+  return eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, now, closed: closed! });
 }

@@ -101,6 +101,8 @@ export interface DateExtras {
   booked: number;
   language: LanguageRef | null;
   now: Date;
+  /** Refused by the sellability rule (domain/schedules): outside opening hours or closed. */
+  closed?: boolean;
 }
 
 /** An event date: one pool of seats. Bookable while in the future with seats left. */
@@ -119,7 +121,8 @@ export function eventDateView(p: Principal, d: Row<typeof eventDates>, e: Row<ty
     duration: d.duration,
     seats: { min: d.seatsMin, max: d.seatsMax, booked: x.booked, available, max_per_registration: d.maxPerRegistration },
     language: x.language,
-    bookable: bookableFor(p, e) && d.active && d.startAt.getTime() > x.now.getTime() && available > 0,
+    bookable: bookableFor(p, e) && d.active && d.startAt.getTime() > x.now.getTime() && available > 0 && !x.closed,
+    closed: x.closed === true,
     price_cents: priceFor(p, e),
     vat_pct: e.vatPct,
     tax_included: e.taxIncluded,

@@ -84,6 +84,7 @@ export const EventDate = Type.Object({
     max_per_registration: Nullable(Type.Integer()),
   }),
   language: Nullable(LanguageRef),
+  closed: Type.Boolean({ description: 'Outside opening hours or inside a closure (API.md §13); then bookable is false.' }),
   active: Type.Optional(Type.Boolean({ description: 'User tokens only.' })),
 });
 

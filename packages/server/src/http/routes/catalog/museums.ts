@@ -32,9 +32,16 @@ export const museumRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags, summary: 'Opening hours of one museum-local day (null when closed)', params: IdParam,
       querystring: Type.Object({ date: Type.Optional(DateString) }),
-      response: { 200: Type.Object({ opening_hours: Type.Union([Type.Object({ begin: Type.String(), end: Type.String() }), Type.Null()]) }), ...errorResponses(401, 404, 422) },
+      response: {
+        200: Type.Object({
+          opening_hours: Type.Union([Type.Object({ begin: Type.String(), end: Type.String() }), Type.Null()]),
+          closed: Type.Optional(Type.Boolean()),
+          reason: Type.Optional(Type.String({ description: 'Why the day is closed (API.md §13).' })),
+        }),
+        ...errorResponses(401, 404, 422),
+      },
     },
-  }, async (req) => ({ opening_hours: await getOpeningHours(req.ctx, { id: req.params.id, date: req.query.date }) }));
+  }, async (req) => getOpeningHours(req.ctx, { id: req.params.id, date: req.query.date }));
   app.post('/museums', {
     config: writeConfig, preValidation: unwrap('museum'),
     schema: { tags, summary: 'Create a museum (staff)', body: MuseumBody, response: { 201: oneOf('museum', Museum), ...errorResponses(400, 401, 403, 415, 422) } },

@@ -1,0 +1,23 @@
+// Event dates through the sellability rule: GET /dates, /events/:id/dates and the date answers
+// show `bookable: false, closed: true` for a date the rule refuses (API.md §13).
+import type { DbOrTx } from '../../db/client.ts';
+import type { Ctx } from '../context.ts';
+import { closedReason } from './rule.ts';
+import { schedulesOf } from './schedule.ts';
+
+export interface DateRef {
+  museumId: number;
+  eventId: number;
+  startAt: Date;
+  duration: number;
+}
+
+/** Whether each date is closed (same order as `dates`). */
+export async function closedEventDates(ctx: Pick<Ctx, 'masterData'>, db: DbOrTx, dates: DateRef[]): Promise<boolean[]> {
+  const scheds = await schedulesOf(ctx, db, dates.map((d) => d.museumId));
+  return dates.map((d) => {
+    const s = scheds.get(d.museumId);
+    const end = new Date(d.startAt.getTime() + d.duration * 60_000);
+    return s ? closedReason(s, { kind: 'event', id: d.eventId }, 'event', d.startAt, end) !== null : false;
+  });
+}
