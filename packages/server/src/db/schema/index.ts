@@ -5,4 +5,5 @@ export * from './booking.ts';
 export * from './imports.ts';
 export * from './requests.ts';
 export * from './documents.ts';
+export * from './events.ts';
 export * from './schedules.ts';

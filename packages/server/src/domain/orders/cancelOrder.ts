@@ -9,9 +9,10 @@ import { releaseCapacity } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';
+import { recordEvent } from '../events/record.ts';
 import { voidBarcodes } from './barcodes.ts';
 import { orderExpired } from './finalize.ts';
-import { findOrder, reload, statusAt, type OrderView } from './internal.ts';
+import { findOrder, orderEventScope, reload, statusAt, type OrderView } from './internal.ts';
 
 export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids?: number[] }): Promise<OrderView> {
   // The answer is read before the commit, from the transaction that made it.
@@ -51,6 +52,8 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
         ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
       })
       .where(eq(orders.id, order.id));
+    // One event per cancellation, whole or items: which items it cancelled travel with it.
+    await recordEvent({ ...ctx, db: tx }, 'order.cancelled', { ...orderEventScope(order), data: { cancelled_item_ids: targets } });
     // Finalized orders: their ticket/confirmation PDFs are rendered again with the void barcodes.
     await requeueOrderDocumentsAfterCancellation(tx, ctx, order.id);
     return reload(tx, ctx, order.id);

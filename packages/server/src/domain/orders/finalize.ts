@@ -9,8 +9,9 @@ import { confirmCapacity } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { queueFinalizedOrderDocuments } from '../documents/queueOrderDocuments.ts';
+import { recordEvent } from '../events/record.ts';
 import { issueBarcodes } from './barcodes.ts';
-import { statusAt, type OrderRow } from './internal.ts';
+import { orderEventScope, statusAt, type OrderRow } from './internal.ts';
 
 export const orderExpired = () => new DomainError('ORDER_EXPIRED', 'order has expired and cannot be changed anymore');
 export const orderCancelled = () => new DomainError('ORDER_CANCELLED', 'order is cancelled');
@@ -31,6 +32,7 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
     .update(orders)
     .set({ status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now })
     .where(eq(orders.id, order.id));
+  await recordEvent({ ...ctx, db: tx }, 'order.finalized', orderEventScope(order));
   // One barcode per admission: each ticket or event seat, one per tour booking (a group).
   await issueBarcodes(
     tx,

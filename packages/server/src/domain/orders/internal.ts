@@ -44,6 +44,11 @@ export function visibleOrders(p: Principal): SQL {
   return sql`false`;
 }
 
+/** Who receives an order's events (docs/webhooks.md): its owner and its museums. */
+export function orderEventScope(order: Pick<OrderRow, 'id' | 'accountId' | 'museumIds'>) {
+  return { subject: { type: 'order' as const, id: order.id }, accountId: order.accountId, museumIds: order.museumIds };
+}
+
 /** `:id` is a numeric id or the order token. */
 export function orderKey(idOrToken: string | number): SQL {
   const s = String(idOrToken);

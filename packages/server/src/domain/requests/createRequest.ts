@@ -14,6 +14,7 @@ import { requestHash } from '../orders/hash.ts';
 import { localDateOf } from '../time.ts';
 import { reload, requestWriter, type RequestView } from './internal.ts';
 import { checkContact, checkItems, checkScalars, type RequestItemInput } from './validation.ts';
+import { recordEvent } from '../events/record.ts';
 
 export interface CreateRequestInput {
   foreign_id?: string;
@@ -126,5 +127,6 @@ async function insertRequest(tx: Tx, ctx: Ctx, accountId: number, input: CreateR
   await tx.insert(requestItems).values(items.map((i) => ({ requestId: id, tourId: i.tourId, languageId: i.languageId, startAt: i.startAt })));
   const museumIds = [...new Set(items.map((i) => i.museumId))].sort((a, b) => a - b);
   await tx.update(requests).set({ customerId, museumIds }).where(eq(requests.id, id));
+  await recordEvent({ ...ctx, db: tx }, 'request.created', { subject: { type: 'request', id }, accountId, museumIds });
   return reload(tx, id);
 }

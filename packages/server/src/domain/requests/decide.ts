@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client.ts';
 import { requests } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { hasRight } from '../principal.ts';
 import { assertPending, findRequest, reload, type RequestRow, type RequestStatus, type RequestView } from './internal.ts';
 
@@ -35,6 +36,9 @@ export function decide(
       .update(requests)
       .set({ ...changes, status: to, decidedAt: now, updatedAt: now })
       .where(eq(requests.id, row.id));
+    if (to === 'accepted' || to === 'declined') {
+      await recordEvent({ ...ctx, db: tx }, `request.${to}`, { subject: { type: 'request', id: row.id }, accountId: row.accountId, museumIds: row.museumIds });
+    }
     return reload(tx, row.id);
   });
 }

@@ -1,0 +1,61 @@
+// The outbox (docs/adr/0018-outbox-webhooks-mail.md): an event is a row written with the
+// caller's database handle, so it commits or rolls back with the change it reports. Pass the
+// transaction the change runs in (`{ ...ctx, db: tx }`, as domain verbs already do); nothing is
+// sent from here: the dispatcher (src/jobs/events.ts) picks committed rows up.
+import { randomBytes } from 'node:crypto';
+import type { DbOrTx } from '../../db/client.ts';
+import { outboxEvents } from '../../db/schema/index.ts';
+import type { Ctx } from '../context.ts';
+
+/** Every event type of docs/webhooks.md; webhook subscriptions are checked against it. */
+export const EVENT_TYPES = [
+  'order.created',
+  'order.finalized',
+  'order.cancelled',
+  'order.expired',
+  'request.created',
+  'request.accepted',
+  'request.declined',
+  'document.available',
+  'document.rejected',
+  'scan.created',
+  'closure.created',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Subjects whose `data` the dispatcher renders itself (as GET /orders/:id etc.). */
+export type EventSubject = { type: 'order' | 'request' | 'document'; id: number };
+
+export interface EventPayload {
+  /**
+   * The body's `data`, e.g. `{ closure: {...} }` (JSON). Omit it when `subject` is given: the
+   * dispatcher then renders `{ order: … }` / `{ request: … }` / `{ document: … }` as the API shows it.
+   */
+  data?: Record<string, unknown>;
+  subject?: EventSubject;
+  /** Museums the event concerns: user endpoints receive it within their museum scope. */
+  museumIds: number[];
+  /** The account owning the order/request, the only reseller that receives it; omit if none. */
+  accountId?: number | null;
+}
+
+/** A new event id: `evt_` + 128 random bits (hex), as the SQL default of migration 0017. */
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString('hex')}`;
+}
+
+/** Records one event in the caller's transaction (ctx.db); returns its `evt_` id. */
+export async function recordEvent(ctx: { db: DbOrTx; clock: Ctx['clock'] }, type: EventType, payload: EventPayload): Promise<string> {
+  const id = newEventId();
+  await ctx.db.insert(outboxEvents).values({
+    id,
+    type,
+    accountId: payload.accountId ?? null,
+    museumIds: payload.museumIds,
+    subjectType: payload.subject?.type ?? null,
+    subjectId: payload.subject?.id ?? null,
+    data: payload.data ?? null,
+    createdAt: ctx.clock.now(),
+  });
+  return id;
+}
