@@ -32,6 +32,10 @@ export interface Config {
   resellerRateLimit: number;
   /** Requests per minute per client IP for anonymous callers; 0 = off. */
   anonRateLimit: number;
+  /** Requests per minute per user (staff) or entry account; 0 = off. */
+  userRateLimit: number;
+  /** Requests per minute per public-token account; 0 = off. */
+  publicRateLimit: number;
   metrics: boolean;
   corsOrigins: string[];
   /** Send Strict-Transport-Security (only behind TLS). */
@@ -171,7 +175,11 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: redisPrefix(env),
     resellerRateLimit: int(env, 'ATRIUM_RESELLER_RATE_LIMIT', 600, 1, 1_000_000),
-    anonRateLimit: int(env, 'ATRIUM_ANON_RATE_LIMIT', 0, 0, 1_000_000),
+    // Every class is limited by default (docs/operations.md, "Limits and their settings"):
+    // generous for staff, tighter for shops' public tokens, tightest per anonymous address.
+    anonRateLimit: int(env, 'ATRIUM_ANON_RATE_LIMIT', 300, 0, 1_000_000),
+    userRateLimit: int(env, 'ATRIUM_USER_RATE_LIMIT', 3000, 0, 1_000_000),
+    publicRateLimit: int(env, 'ATRIUM_PUBLIC_RATE_LIMIT', 1200, 0, 1_000_000),
     metrics: bool(env, 'ATRIUM_METRICS', true),
     corsOrigins: corsOrigins(env),
     hsts: bool(env, 'ATRIUM_HSTS', false),

@@ -26,7 +26,10 @@ export async function testApp(
   opts: { env?: Record<string, string>; now?: string | Date; testing?: Ctx['testing'] } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
-  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...opts.env });
+  // Test files send hundreds of requests a second from one address; the default rate limits
+  // have their own tests (test/ops/rate-limit.test.ts), which set or clear these.
+  const unlimited = { ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0' };
+  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...opts.env });
   const clock = new ManualClock(opts.now ?? new Date());
   const app = await buildApp({ database, config, clock, logger: false, ...(opts.testing ? { testing: opts.testing } : {}) });
   let n = 0;

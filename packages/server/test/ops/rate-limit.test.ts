@@ -1,6 +1,7 @@
 // Rate limits with the in-memory counters of a single node (spec 8.1, API.md §11).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
 import { rotateToken } from '../../src/domain/accounts/rotateToken.ts';
 import { testApp } from '../helpers/app.ts';
 
@@ -75,15 +76,48 @@ describe('reseller rate limit', () => {
     }
   });
 
-  test('user and public tokens and anonymous callers are not limited by default', async () => {
-    const user = await t.token({ class: 'user' });
-    const pub = await t.token({ class: 'public' });
-    for (let i = 0; i < 12; i++) {
-      for (const token of [user, pub, undefined]) {
-        const res = await whoami(t, token);
+  test('user and public tokens have their own configurable budgets, per account', async () => {
+    const capped = await testApp({ env: { ATRIUM_USER_RATE_LIMIT: '3', ATRIUM_PUBLIC_RATE_LIMIT: '2' } });
+    try {
+      const user = await capped.token({ class: 'user' });
+      const pub = await capped.token({ class: 'public' });
+      for (let i = 0; i < 3; i++) assert.equal((await whoami(capped, user)).statusCode, 200);
+      const limited = await whoami(capped, user);
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.json().code, 'RATE_LIMITED');
+      for (let i = 0; i < 2; i++) assert.equal((await whoami(capped, pub)).statusCode, 200);
+      assert.equal((await whoami(capped, pub)).statusCode, 429);
+      // Another account of the same class keeps its own budget.
+      assert.equal((await whoami(capped, await capped.token({ class: 'user' }))).statusCode, 200);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
+describe('defaults (issue #14: every class is limited unless configured off)', () => {
+  test('user, public and anonymous callers are limited by default; 0 turns a class off', () => {
+    const d = loadConfig({});
+    assert.ok(d.userRateLimit > 0 && d.publicRateLimit > 0 && d.anonRateLimit > 0, JSON.stringify(d));
+    assert.ok(d.anonRateLimit <= d.publicRateLimit && d.publicRateLimit <= d.userRateLimit);
+    const off = loadConfig({ ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0' });
+    assert.deepEqual([off.userRateLimit, off.publicRateLimit, off.anonRateLimit], [0, 0, 0]);
+    assert.throws(() => loadConfig({ ATRIUM_USER_RATE_LIMIT: '-1' }), /ATRIUM_USER_RATE_LIMIT/);
+  });
+
+  test('with the defaults, successes of every class carry RateLimit-* headers', async () => {
+    const d = await testApp({ env: { ATRIUM_USER_RATE_LIMIT: '', ATRIUM_PUBLIC_RATE_LIMIT: '', ATRIUM_ANON_RATE_LIMIT: '' } });
+    try {
+      const defaults = loadConfig({});
+      const user = await d.token({ class: 'user' });
+      const pub = await d.token({ class: 'public' });
+      for (const [token, limit] of [[user, defaults.userRateLimit], [pub, defaults.publicRateLimit], [undefined, defaults.anonRateLimit]] as const) {
+        const res = await whoami(d, token);
         assert.equal(res.statusCode, 200);
-        assert.equal(res.headers['ratelimit-limit'], undefined);
+        assert.equal(res.headers['ratelimit-limit'], String(limit));
       }
+    } finally {
+      await d.close();
     }
   });
 });

@@ -1,7 +1,9 @@
-// Rate limits (spec 8.1, API.md §11): reseller accounts get a per-account budget per minute
-// (ATRIUM_RESELLER_RATE_LIMIT, or the account's own `rate_limit_per_minute`); anonymous callers
-// optionally a per-IP budget (ATRIUM_ANON_RATE_LIMIT). User and public tokens are not limited.
-// Only /api/v4 is limited: health, readiness, metrics and docs never are.
+// Rate limits (spec 8.1, API.md §11; docs/operations.md, "Limits and their settings"): every
+// account gets a per-account budget per minute, its own `rate_limit_per_minute` or its class's
+// default (ATRIUM_RESELLER_RATE_LIMIT, ATRIUM_USER_RATE_LIMIT, ATRIUM_PUBLIC_RATE_LIMIT), and
+// anonymous callers a per-IP budget (ATRIUM_ANON_RATE_LIMIT). A class default of 0 turns that
+// class off. Only /api/v4 is limited: health, readiness, metrics and docs never are. The cost is
+// one counter increment per request (a Map entry, or one Redis script call when Redis is set).
 //
 // The check runs in `preParsing`, i.e. after the auth `onRequest` hook has resolved the principal
 // (the key and the budget depend on it) and before the body is read (a limited caller costs us
@@ -21,8 +23,9 @@ export function budgetFor(req: FastifyRequest, config: Config): number | null {
   const p = req.principal;
   if (!p) return null;
   if (p.kind === 'anonymous') return config.anonRateLimit > 0 ? config.anonRateLimit : null;
-  if (p.access !== 'reseller') return null;
-  return p.rateLimitPerMinute ?? config.resellerRateLimit;
+  if (p.rateLimitPerMinute) return p.rateLimitPerMinute;
+  const byClass = p.access === 'reseller' ? config.resellerRateLimit : p.access === 'public' ? config.publicRateLimit : config.userRateLimit;
+  return byClass > 0 ? byClass : null;
 }
 
 export async function rateLimiting(app: FastifyInstance, config: Config) {
