@@ -88,6 +88,18 @@ export const EventDateBody = Type.Object({
   active: Opt(Type.Boolean()),
 });
 
+/** Recurring dates (API.md §13 in docs): an RFC 5545 RRULE in the museum's wall time. */
+export const Recurrence = Type.Object({
+  rrule: Type.String({ maxLength: 500, description: 'RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=20270331T000000Z (UNTIL or COUNT required, at most 1,000 dates).' }),
+  start_date: Opt(Type.String({ maxLength: 10, description: 'First date the rule counts from (museum-local, YYYY-MM-DD); default today.' })),
+  start_time: Type.Union([Type.String({ maxLength: 5 }), Int(0, 1439)], { description: 'Wall time of every date, "HH:MM" (same on both sides of a DST change).' }),
+  duration: Opt(Int(1, 1440)),
+  seats: Opt(Int(0, 1_000_000)),
+});
+
+/** POST /events/:id/dates: one date, or `recurrence` for many (the other fields apply to each). */
+export const EventDateCreateBody = Type.Object({ ...EventDateBody.properties, recurrence: Opt(Recurrence) });
+
 export const TourBody = Type.Object({
   museum_id: Opt(Int(1)),
   exhibition_id: Opt(Nullable(Int(1))),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createEvent } from '../../../domain/catalog/createEvent.ts';
 import { createEventDate } from '../../../domain/catalog/createEventDate.ts';
+import { createRecurringEventDates } from '../../../domain/catalog/createRecurringEventDates.ts';
 import { getEvent } from '../../../domain/catalog/getEvent.ts';
 import { getEventDate } from '../../../domain/catalog/getEventDate.ts';
 import { listDates } from '../../../domain/catalog/listDates.ts';
@@ -10,12 +11,17 @@ import { listEvents } from '../../../domain/catalog/listEvents.ts';
 import { updateEvent } from '../../../domain/catalog/updateEvent.ts';
 import { updateEventDate } from '../../../domain/catalog/updateEventDate.ts';
 import { DateString, Event, EventDate, Id, IdList, ListQuery, listOf, OneQuery, oneOf } from '../../schemas/catalog.ts';
-import { EventBody, EventDateBody } from '../../schemas/catalogWrite.ts';
+import { EventBody, EventDateBody, EventDateCreateBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
 import { datesReadConfig, readConfig, unwrap, writeConfig } from './common.ts';
 
 const Range = { date: Type.Optional(DateString), start_at: Type.Optional(DateString), end_at: Type.Optional(DateString) };
 const DateParams = Type.Object({ event_id: Id, id: Id });
+/** The answer to a recurrence: the dates created and the occurrences skipped, with why. */
+const RecurringDates = Type.Object({
+  dates: Type.Array(EventDate),
+  skipped: Type.Array(Type.Object({ start_time: Type.String(), reason: Type.String() })),
+});
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['catalogue'];
@@ -71,8 +77,17 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => ({ event: await updateEvent(req.ctx, { ...req.body, id: req.params.id }) }));
   app.post('/events/:id/dates', {
     config: writeConfig, preValidation: unwrap('date'),
-    schema: { tags, summary: 'Add a date to an event (staff)', params: IdParam, body: EventDateBody, response: { 201: oneOf('date', EventDate), ...errorResponses(400, 401, 403, 404, 415, 422) } },
-  }, async (req, reply) => reply.code(201).send({ date: await createEventDate(req.ctx, { ...req.body, event_id: req.params.id }) }));
+    schema: {
+      tags, summary: 'Add a date to an event, or with `recurrence` every date of an RRULE, skipping closed days (staff)', params: IdParam, body: EventDateCreateBody,
+      response: { 201: Type.Union([oneOf('date', EventDate), RecurringDates]), ...errorResponses(400, 401, 403, 404, 415, 422) },
+    },
+  }, async (req, reply) => {
+    const { recurrence, ...single } = req.body;
+    const event_id = req.params.id;
+    // Views are plain records (domain/catalog/views.ts); the response schema serialises them.
+    if (recurrence) return reply.code(201).send((await createRecurringEventDates(req.ctx, { ...single, recurrence, event_id })) as never);
+    return reply.code(201).send({ date: await createEventDate(req.ctx, { ...single, event_id }) });
+  });
   app.put('/events/:event_id/dates/:id', {
     config: writeConfig, preValidation: unwrap('date'),
     schema: { tags, summary: 'Change an event date (staff); seats never below those booked', params: DateParams, body: EventDateBody, response: { 200: oneOf('date', EventDate), ...errorResponses(400, 401, 403, 404, 415, 422) } },
