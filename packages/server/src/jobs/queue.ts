@@ -14,6 +14,9 @@ export const TASKS = {
   scanDocument: 'documents.scan',
   purgeDocuments: 'documents.purge',
   sweepAllocations: 'capacity.sweep',
+  deliverWebhook: 'webhooks.deliver',
+  sendMail: 'mail.send',
+  purgeIdempotencyKeys: 'idempotency.purge',
 } as const;
 export type TaskName = (typeof TASKS)[keyof typeof TASKS];
 

@@ -16,8 +16,10 @@ import { systemCtx, type Ctx } from '../domain/context.ts';
 import { generateDocument, type Renderers } from '../domain/documents/generateDocument.ts';
 import { sweepExpiredAllocations } from '../domain/capacity/index.ts';
 import { purgeExpiredDocuments } from '../domain/documents/purgeDocuments.ts';
+import { purgeIdempotencyKeys } from '../domain/idempotency/purgeIdempotencyKeys.ts';
 import { scanDocument } from '../domain/documents/scanDocument.ts';
 import { scannerFor, type Scanner } from '../scan/index.ts';
+import { CRON_ITEMS } from './cron.ts';
 import { startDispatcher } from './dispatch.ts';
 import { workerLogger } from './logger.ts';
 import { TASKS } from './queue.ts';
@@ -35,7 +37,7 @@ export interface WorkerOptions {
   /** Overrides (tests): another scanner or renderers. */
   scanner?: Scanner;
   renderers?: Renderers;
-  /** The periodic jobs: hourly retention purge, sweep of expired holds (default on). */
+  /** The periodic jobs of cron.ts (default on). */
   cron?: boolean;
   /** How often flagged documents are turned into render jobs (default 250 ms; dispatch.ts). */
   dispatchIntervalMs?: number;
@@ -74,6 +76,9 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
     [TASKS.sweepAllocations]: async () => {
       await sweepExpiredAllocations(ctx);
     },
+    [TASKS.purgeIdempotencyKeys]: async () => {
+      await purgeIdempotencyKeys(ctx);
+    },
   };
 }
 
@@ -93,16 +98,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       scanner: opts.scanner ?? scannerFor(opts.config),
       renderers: opts.renderers ?? defaultRenderers,
     }),
-    // The document purge at minute 17 of every hour, the sweep of expired holds every 5 minutes.
-    // graphile-worker records each tick in its known_crontabs table, so several nodes running
-    // workers still enqueue one job per tick.
-    parsedCronItems:
-      opts.cron === false
-        ? []
-        : parseCronItems([
-            { task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' },
-            { task: TASKS.sweepAllocations, match: '*/5 * * * *', identifier: 'capacity-sweep' },
-          ]),
+    // The periodic jobs: src/jobs/cron.ts.
+    parsedCronItems: opts.cron === false ? [] : parseCronItems(CRON_ITEMS),
   });
   const dispatcher = startDispatcher(opts.database.db, {
     intervalMs: opts.dispatchIntervalMs ?? 250,

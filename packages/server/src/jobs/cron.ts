@@ -1,0 +1,14 @@
+// The periodic jobs (docs/operations.md, "Background jobs"). graphile-worker records each tick in
+// its known_crontabs table, so several nodes running workers still enqueue one job per tick.
+// - the document retention purge at minute 17 of every hour;
+// - the sweep of expired holds and pending orders every 5 minutes (ADR 0011);
+// - the purge of expired Idempotency-Key answers at minute 43 of every hour: expired keys already
+//   count as absent, so this only reclaims space, but without it the table grows forever.
+import type { CronItem } from 'graphile-worker';
+import { TASKS } from './queue.ts';
+
+export const CRON_ITEMS: Array<CronItem & { identifier: string }> = [
+  { task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' },
+  { task: TASKS.sweepAllocations, match: '*/5 * * * *', identifier: 'capacity-sweep' },
+  { task: TASKS.purgeIdempotencyKeys, match: '43 * * * *', identifier: 'idempotency-purge' },
+];
