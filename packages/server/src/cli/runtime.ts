@@ -2,6 +2,7 @@
 // server's embedded one, or a temporarily started embedded one), migrations, and clean exit.
 import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
+import { EmbeddedStartError } from '../db/embedded-host.ts';
 import { DataDirInUse, locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { systemClock } from '../domain/clock.ts';
@@ -21,18 +22,29 @@ export async function withDatabase<T>(fn: (ctx: Ctx, database: Database, config:
   }
 }
 
-/** Runs a command action: known failures print one clear line and exit 1, never a stack trace. */
+/**
+ * One line for any failure: known ones say what is wrong and what to do; anything else still
+ * gets one line (its message, never `undefined`), the stack only with ATRIUM_DEBUG=1.
+ */
+export function describeFailure(e: unknown): string {
+  if (e instanceof DomainError || e instanceof ConfigError || e instanceof DataDirInUse || e instanceof UsageError || e instanceof EmbeddedStartError) {
+    const detail = e instanceof DomainError && e.errors ? `\n  - ${e.errors.join('\n  - ')}` : '';
+    return `${e.message}${detail}`;
+  }
+  const err = e as (Error & { code?: string }) | undefined;
+  const message = (err && typeof err.message === 'string' && err.message) || (e === undefined ? 'no error details' : String(e));
+  const code = err?.code ? ` (${err.code})` : '';
+  const debug = process.env.ATRIUM_DEBUG === '1' && err?.stack ? `\n${err.stack}` : '';
+  return `unexpected failure: ${message.split('\n')[0]}${code}; run again with ATRIUM_DEBUG=1 for details${debug}`;
+}
+
+/** Runs a command action: failures print one clear line and exit 1, never a bare stack trace. */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
   return async (...args: A) => {
     try {
       await fn(...args);
     } catch (e) {
-      if (e instanceof DomainError || e instanceof ConfigError || e instanceof DataDirInUse || e instanceof UsageError) {
-        const detail = e instanceof DomainError && e.errors ? `\n  - ${e.errors.join('\n  - ')}` : '';
-        process.stderr.write(`atrium: ${e.message}${detail}\n`);
-      } else {
-        process.stderr.write(`atrium: ${(e as Error)?.stack ?? String(e)}\n`);
-      }
+      process.stderr.write(`atrium: ${describeFailure(e)}\n`);
       process.exitCode = 1;
     }
   };

@@ -23,6 +23,22 @@ export interface ServeOptions {
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
+/**
+ * Under `npm start`, npm exits on SIGTERM without passing it on: this process would keep running
+ * (reparented) with its PostgreSQL. So when started by an npm script, the parent going away is
+ * taken as SIGTERM. Only then: a server started with `&` from a shell must survive the shell.
+ */
+function watchNpmParent(stop: () => void): void {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, 500);
+  timer.unref();
+}
+
 export async function serve(opts: ServeOptions): Promise<FastifyInstance | undefined> {
   const env = { ...process.env };
   if (opts.port) env.PORT = opts.port;
@@ -33,9 +49,11 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
   if (cluster.isWorker) return void (await serveWorker(config));
   if (opts.workers !== undefined) return void (await servePrimary(config, parseWorkers(opts.workers)));
 
-  const located = await locateDatabase(config, 'server', () => {});
-  const database = openDatabase(located.url, { max: 20 });
+  // Messages of the embedded PostgreSQL's supervisor and start-up (orphan stopped, restarts).
   let app: FastifyInstance | undefined;
+  const note = (m: string) => (app ? app.log.warn(m) : process.stderr.write(`atrium: ${m}\n`));
+  const located = await locateDatabase(config, 'server', note, { onFatal: (m) => onFatal(m) });
+  const database = openDatabase(located.url, { max: 20 });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -82,6 +100,13 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
   process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // The supervisor could not bring a dead embedded PostgreSQL back: stop cleanly with exit 1, so a
+  // process manager restarts the whole service (and a person sees the reason).
+  function onFatal(message: string) {
+    process.stderr.write(`atrium: ${message}; stopping\n`);
+    void shutdown('database failure').finally(() => process.exit(1));
+  }
+  watchNpmParent(() => onSignal('SIGTERM (npm stopped)'));
 
   try {
     await runMigrations(database.pool);

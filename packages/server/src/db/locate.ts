@@ -1,13 +1,16 @@
 // Finds the PostgreSQL a process should use. With DATABASE_URL that is the external server.
 // Otherwise it is the embedded server under ATRIUM_DATA_DIR, guarded by a lock file
-// (`atrium.lock`, JSON with pid, role and port): a second `atrium serve` on the same directory is
-// refused with a clear message, while CLI commands connect to the running server's database
-// instead of starting a second PostgreSQL on the same files.
+// (`atrium.lock`, mode 0600, JSON with pid, role and port): a second `atrium serve` on the same
+// directory is refused with a clear message, while CLI commands connect to the running server's
+// database instead of starting a second PostgreSQL on the same files. The application connects
+// as the non-superuser role `atrium` that owns the `atrium` database's schemas (docs/adr/0012).
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { startEmbedded } from './embedded.ts';
+import { EmbeddedStartError, explainFsError } from './embedded-host.ts';
+import { readSecret, startEmbedded, type EmbeddedSecret, type EmbeddedServer } from './embedded.ts';
+import { ensureAppRole } from './embedded-roles.ts';
 
 export type Role = 'server' | 'cli';
 interface LockInfo {
@@ -19,6 +22,8 @@ interface LockInfo {
 export interface Located {
   url: string;
   embedded: boolean;
+  /** The embedded server this process started (not set for CLI commands using a running server's). */
+  server?: EmbeddedServer;
   release(): Promise<void>;
 }
 
@@ -48,7 +53,7 @@ function takeLock(file: string, role: Role): LockInfo | { holder: LockInfo } {
   const mine: LockInfo = { pid: process.pid, role, port: null, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(file, JSON.stringify(mine), { flag: 'wx' });
+      fs.writeFileSync(file, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
       return mine;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -60,20 +65,39 @@ function takeLock(file: string, role: Role): LockInfo | { holder: LockInfo } {
   throw new DataDirInUse(`could not take the lock ${file}`);
 }
 
-function embeddedUrl(port: number): string {
-  return `postgres://postgres:atrium-embedded@127.0.0.1:${port}/${DB_NAME}`;
+function embeddedUrl(port: number, secret: EmbeddedSecret): string {
+  return `postgres://${secret.appUser}:${secret.appPassword}@127.0.0.1:${port}/${DB_NAME}`;
 }
 
-export async function locateDatabase(config: Config, role: Role, log: (m: string) => void): Promise<Located> {
+/** The application's URL of a running server's database: its port from the lock, the password from the cluster's secret. */
+function runningServerUrl(config: Config, port: number): string {
+  const secret = readSecret(clusterDir(config));
+  if (!secret) throw new EmbeddedStartError(`the running atrium server's database in ${clusterDir(config)} has no ${'atrium-secret.json'} yet: wait until it is ready and try again.`);
+  return embeddedUrl(port, secret);
+}
+
+export const clusterDir = (config: Config): string => path.join(config.dataDir, 'pg');
+
+export async function locateDatabase(
+  config: Config,
+  role: Role,
+  log: (m: string) => void,
+  opts: { onFatal?: (message: string) => void } = {},
+): Promise<Located> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, release: async () => {} };
 
-  fs.mkdirSync(config.dataDir, { recursive: true });
   const lockFile = path.join(config.dataDir, 'atrium.lock');
-  const taken = takeLock(lockFile, role);
+  let taken: ReturnType<typeof takeLock>;
+  try {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    taken = takeLock(lockFile, role);
+  } catch (e) {
+    throw e instanceof DataDirInUse ? e : explainFsError(e, config.dataDir);
+  }
   if ('holder' in taken) {
     const h = taken.holder;
     if (role === 'cli' && h.role === 'server' && h.port) {
-      return { url: embeddedUrl(h.port), embedded: true, release: async () => {} };
+      return { url: runningServerUrl(config, h.port), embedded: true, release: async () => {} };
     }
     throw new DataDirInUse(
       `the data directory ${config.dataDir} is in use by another atrium process ` +
@@ -84,24 +108,27 @@ export async function locateDatabase(config: Config, role: Role, log: (m: string
     );
   }
 
-  let server;
+  let server: EmbeddedServer | undefined;
   try {
-    server = await startEmbedded({ dir: path.join(config.dataDir, 'pg'), log });
+    server = await startEmbedded({ dir: clusterDir(config), log, onFatal: opts.onFatal });
+    fs.writeFileSync(lockFile, JSON.stringify({ ...taken, port: server.port }), { mode: 0o600 });
+    await ensureAppRole(server.url, DB_NAME, server.secret);
   } catch (e) {
+    await server?.stop().catch(() => {});
     fs.rmSync(lockFile, { force: true });
     throw e;
   }
-  fs.writeFileSync(lockFile, JSON.stringify({ ...taken, port: server.port }));
-  await ensureDatabase(server.url, DB_NAME);
+  const started = server;
   let released = false;
   return {
-    url: embeddedUrl(server.port),
+    url: embeddedUrl(started.port, started.secret),
     embedded: true,
+    server: started,
     release: async () => {
       if (released) return;
       released = true;
       try {
-        await server.stop();
+        await started.stop();
       } finally {
         fs.rmSync(lockFile, { force: true });
       }
