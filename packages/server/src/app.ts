@@ -12,6 +12,7 @@ import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
 import { closingBehaviour } from './http/plugins/closing.ts';
+import { clientErrors } from './http/plugins/client-errors.ts';
 import { cors } from './http/plugins/cors.ts';
 import { docs } from './http/plugins/docs.ts';
 import { idempotency } from './http/plugins/idempotency.ts';
@@ -23,6 +24,7 @@ import { securityHeaders } from './http/plugins/security.ts';
 import { lazySchemas as makeLazySchemas } from './http/lazy-schemas.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
+import { jsonBodies } from './http/json-text.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { startWorker } from './jobs/worker.ts';
 import { capLine, safeError } from './ops/log-safety.ts';
@@ -90,6 +92,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     ...(lazy ? { schemaController: { compilersFactory: lazy.compilersFactory as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']> } } : {}),
     frameworkErrors,
+    // Parser errors and timeouts before any route: the error shape and security headers too.
+    clientErrorHandler: clientErrors(config),
     // The request logger (http/plugins/request-log.ts) writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
     // Slow or stalled clients cannot hold sockets (docs/operations.md, "Timeouts"): a socket idle
@@ -117,6 +121,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Before errorHandling: see cors.ts (its catch-all OPTIONS route must stay out of the 405 router).
   await cors(app, config);
   errorHandling(app);
+  // JSON bodies with lone UTF-16 surrogates are a 422 (http/json-text.ts).
+  jsonBodies(app);
   await docs(app);
   authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: opts.caches.tokens, masterData: opts.caches.masterData } : {}) });
   // Before caching: its onSend must see the full 200 answer before caching.ts turns it into a 304.

@@ -17,13 +17,22 @@ function isDocs(url: string): boolean {
   return url === '/api-docs' || url.startsWith('/api-docs/') || url.startsWith('/api-docs?');
 }
 
+/** The headers of every API answer, also those written without Fastify (client-errors.ts). */
+export function apiHeaders(config: Pick<Config, 'hsts'>): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'content-security-policy': API_CSP,
+    ...(config.hsts ? { 'strict-transport-security': HSTS } : {}),
+  };
+}
+
 export function securityHeaders(app: FastifyInstance, config: Pick<Config, 'hsts'>) {
+  const { 'content-security-policy': csp, ...always } = apiHeaders(config);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
-    if (!isDocs(req.url)) reply.header('content-security-policy', API_CSP);
-    if (config.hsts) reply.header('strict-transport-security', HSTS);
+    reply.headers(always);
+    if (!isDocs(req.url)) reply.header('content-security-policy', csp);
   });
 }
