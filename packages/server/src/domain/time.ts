@@ -60,13 +60,22 @@ function wall(instant: Date, zone: string): Date {
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 
+/**
+ * The calendar years the service accepts in any date or timestamp (docs/errors.md,
+ * VALIDATION_FAILED). Far inside what PostgreSQL stores, so a day's neighbours, a zone's
+ * historical offset (LMT +00:53 in year 1) or a 31-day range never step outside it: at the old
+ * edges (0001-01-01, 9999-12-31) that arithmetic made PostgreSQL fail with a 500.
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2999;
+
 export function isValidDate(text: string): boolean {
   if (typeof text !== 'string' || !DATE_RE.test(text)) return false;
   // Every availability request validates its date: plain arithmetic instead of Luxon's parser.
   const y = Number(text.slice(0, 4));
   const m = Number(text.slice(5, 7));
   const d = Number(text.slice(8, 10));
-  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  if (y < MIN_YEAR || y > MAX_YEAR || m < 1 || m > 12 || d < 1) return false;
   const t = new Date(Date.UTC(2000, m - 1, d));
   t.setUTCFullYear(y); // Date.UTC maps years 0–99 to 1900–1999
   return t.getUTCDate() === d && t.getUTCMonth() === m - 1;
@@ -155,7 +164,8 @@ function withOffset(text: string): Date | null | undefined {
   if (!m) return undefined;
   const n = (i: number) => (m[i] === undefined ? 0 : Number(m[i]));
   const [y, mo, d, h, mi, sec, oh, om] = [n(1), n(2), n(3), n(4), n(5), n(6), n(9), n(10)];
-  if (h > 23 || oh > 14 || om > 59) return undefined; // 24:00 and exotic offsets: Luxon decides
+  if (oh * 60 + om > MAX_OFFSET_MIN || om > 59) return null;
+  if (h > 23) return undefined; // 24:00: Luxon decides
   if (mo < 1 || mo > 12 || d < 1 || mi > 59 || sec > 59) return null;
   const ms = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0'));
   const local = Date.UTC(y, mo - 1, d, h, mi, sec, ms);
@@ -174,12 +184,15 @@ export function parseTimestamp(text: string, zone: string): Date | null {
   if (out === undefined) {
     const hasOffset = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text);
     const dt = DateTime.fromISO(text, hasOffset ? { setZone: true } : { zone });
-    out = dt.isValid && /T|\s/.test(text) ? dt.toJSDate() : null;
+    // Luxon reads any two-digit offset ("+25:00"); no zone on earth is beyond ±14:00.
+    out = dt.isValid && /T|\s/.test(text) && Math.abs(dt.offset) <= MAX_OFFSET_MIN ? dt.toJSDate() : null;
   }
-  // Instants in the years 1–9999 (UTC) only: Luxon also reads extended years
+  // Instants in the supported years (UTC) only: Luxon also reads extended years
   // ("+275760-09-13T00:00:00Z"), and toISOString() of those ("+275760-…") is nothing PostgreSQL
-  // reads back (the fuzzer found the 500).
-  return out && out.getTime() >= YEAR_1 && out.getTime() < YEAR_10000 ? out : null;
+  // reads back (the fuzzer found the 500); dates at the years' edges failed in arithmetic.
+  return out && out.getTime() >= FIRST_INSTANT && out.getTime() < END_INSTANT ? out : null;
 }
-const YEAR_1 = Date.parse('0001-01-01T00:00:00Z');
-const YEAR_10000 = Date.parse('+010000-01-01T00:00:00Z');
+const FIRST_INSTANT = Date.UTC(MIN_YEAR, 0, 1);
+const END_INSTANT = Date.UTC(MAX_YEAR + 1, 0, 1);
+/** Real UTC offsets range from -12:00 to +14:00. */
+const MAX_OFFSET_MIN = 14 * 60;
