@@ -1,7 +1,8 @@
 // POST /documents: an attachment for an order or a request, as base64 in JSON. The file is
 // stored "processing" and a scan job is enqueued in the same transaction; it is served only
 // once the scanner passed it. Checks happen before anything is written: exactly one owner, an
-// allowed content type, valid base64, a size within the limit, a sanitised filename.
+// allowed content type, valid base64, a size within the limit, bytes of the declared type, a
+// sanitised filename.
 import { createHash } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { documents, orders, requests } from '../../db/schema/index.ts';
@@ -11,6 +12,7 @@ import { DomainError, invalid, notFound } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { retentionEnd, toMeta, type DocumentMeta } from './internal.ts';
 import { sanitizeFilename } from './filename.ts';
+import { contentMismatch } from './sniff.ts';
 
 export interface UploadDocumentInput {
   order_id?: number;
@@ -52,6 +54,9 @@ export async function uploadDocument(ctx: Ctx, input: UploadDocumentInput): Prom
   if (content.length > ctx.config.uploadMaxBytes) {
     throw new DomainError('PAYLOAD_TOO_LARGE', `document is larger than ${ctx.config.uploadMaxBytes} bytes`);
   }
+  // The bytes must be what the client says they are (magic numbers, sniff.ts).
+  const mismatch = contentMismatch(contentType, content);
+  if (mismatch) throw invalid('document could not be saved', [mismatch]);
   const filename = sanitizeFilename(input.filename);
 
   const table = hasOrder ? orders : requests;
