@@ -1,54 +1,72 @@
-// `atrium import FILE`: loads a declarative catalogue file (YAML or JSON; format documented in
-// examples/catalogue.example.yaml). All errors are reported with file:line:column and nothing is
-// written unless the whole file is valid.
+// `atrium import FILE|DIR [--dry-run] [--prune]`: loads a declarative catalogue (YAML or JSON;
+// format documented in examples/catalogue.example.yaml) and merges it into the database
+// (docs/adr/0014-catalogue-import-merges.md). A directory is one catalogue made of its *.yaml,
+// *.yml and *.json files. All errors are reported with file:line:column and nothing is written
+// unless the whole catalogue is valid.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
-import type { Summary } from '../domain/catalog-import/importCatalogue.ts';
+import type { CatalogueSource } from '../domain/catalog-import/source.ts';
+import { formatSummary } from '../domain/catalog-import/report.ts';
 import { action, UsageError, withDatabase } from './runtime.ts';
 
-const LABELS: Record<keyof Summary, string> = {
-  language: 'languages',
-  museum: 'museums',
-  exhibition: 'exhibitions',
-  quota: 'quotas',
-  ticket: 'tickets',
-  event: 'events',
-  event_date: 'event dates',
-  tour: 'tours',
-};
+export { formatSummary };
 
-export function formatSummary(summary: Summary): string {
-  const lines = (Object.keys(LABELS) as Array<keyof Summary>)
-    .filter((k) => summary[k].created + summary[k].updated > 0)
-    .map((k) => `  ${LABELS[k].padEnd(12)} ${summary[k].created} created, ${summary[k].updated} updated`);
-  return lines.length ? lines.join('\n') + '\n' : '  (the file has no records)\n';
+const EXTENSIONS = /\.(ya?ml|json)$/i;
+const MAX_FILES = 1_000;
+
+function failure(file: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
 }
 
-function readText(file: string): string {
+/** The file, or each catalogue file of the directory (sorted by name, subdirectories included). */
+function listFiles(target: string): string[] {
+  let stat: fs.Stats;
   try {
-    return fs.readFileSync(file, 'utf8');
+    stat = fs.statSync(target);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message}`);
+    throw failure(target, e);
   }
+  if (!stat.isDirectory()) return [target];
+  const files = (fs.readdirSync(target, { recursive: true }) as string[])
+    .filter((f) => EXTENSIONS.test(f) && !path.basename(f).startsWith('.'))
+    .map((f) => path.join(target, f))
+    .filter((f) => fs.statSync(f).isFile())
+    .sort();
+  if (!files.length) throw new UsageError(`${target} has no catalogue files (*.yaml, *.yml, *.json)`);
+  if (files.length > MAX_FILES) throw new UsageError(`${target} has more than ${MAX_FILES} catalogue files`);
+  return files;
+}
+
+async function readSources(target: string): Promise<CatalogueSource> {
+  // Loaded on use, so that `atrium --help` and other commands start quickly.
+  const { mergeSources, readCatalogueSource } = await import('../domain/catalog-import/source.ts');
+  const files = listFiles(target);
+  const sources = files.map((f) => {
+    try {
+      return readCatalogueSource(fs.readFileSync(f, 'utf8'), f);
+    } catch (e) {
+      throw failure(f, e);
+    }
+  });
+  return files.length === 1 && files[0] === target ? sources[0]! : mergeSources(target, sources);
 }
 
 export function importCommands(program: Command) {
   program
     .command('import <file>')
-    .description('create or update the catalogue from a YAML or JSON file (see examples/catalogue.example.yaml)')
-    .option('--dry-run', 'validate the file and report problems without changing anything')
+    .description('merge a YAML or JSON catalogue file, or a directory of them, into the catalogue (see examples/catalogue.example.yaml)')
+    .option('--dry-run', 'print what would be created, changed and removed, and change nothing')
+    .option('--prune', 'also remove catalogue records the file does not name (never those with orders: they are listed)')
     .action(
-      action(async (file: string, o: { dryRun?: boolean }) => {
-        const text = readText(file);
-        // Loaded on use, so that `atrium --help` and other commands start quickly.
-        const { readCatalogueSource } = await import('../domain/catalog-import/source.ts');
+      action(async (file: string, o: { dryRun?: boolean; prune?: boolean }) => {
+        const source = await readSources(file);
         const { importCatalogue } = await import('../domain/catalog-import/importCatalogue.ts');
-        const source = readCatalogueSource(text, file);
         await withDatabase(async (ctx) => {
-          const summary = await importCatalogue(ctx, { source, dryRun: o.dryRun ?? false });
-          if (!summary) process.stdout.write(`${file} is valid; nothing was changed (--dry-run)\n`);
-          else process.stdout.write(`imported ${file}:\n${formatSummary(summary)}`);
+          const summary = await importCatalogue(ctx, { source, dryRun: o.dryRun ?? false, prune: o.prune ?? false });
+          const head = summary.dryRun ? `${file} is valid; the plan (--dry-run: nothing was changed):` : `imported ${file}:`;
+          process.stdout.write(`${head}\n${formatSummary(summary, summary.dryRun)}`);
         });
       }),
     );

@@ -1,4 +1,4 @@
-// `atrium seed --demo`, and the demo hook of `atrium serve --demo` (npm start).
+// `atrium seed --demo` / `--remove-demo`, and the demo hook of `atrium serve --demo` (npm start).
 import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -24,9 +24,19 @@ export function seedCommands(program: Command) {
     .command('seed')
     .description('load sample data; re-running updates it and never duplicates')
     .option('--demo', 'the demo catalogue: two museums, tickets, events and tours for the next 60 days')
+    .option('--remove-demo', 'remove the demo catalogue; what has orders is kept and listed with why')
     .action(
-      action(async (o: { demo?: boolean }) => {
-        if (!o.demo) throw new UsageError('say what to seed: atrium seed --demo');
+      action(async (o: { demo?: boolean; removeDemo?: boolean }) => {
+        if (o.demo === o.removeDemo) throw new UsageError('say what to do: atrium seed --demo, or atrium seed --remove-demo');
+        if (o.removeDemo) {
+          const { removeDemo } = await import('../domain/catalog-import/removeDemo.ts');
+          await withDatabase(async (ctx) => {
+            const summary = await removeDemo(ctx);
+            const removed = Object.values(summary.counts).reduce((n, c) => n + c.removed, 0);
+            process.stdout.write(removed || summary.kept.length ? `demo catalogue removed:\n${formatSummary(summary, true, 1_000)}` : 'no demo catalogue to remove\n');
+          });
+          return;
+        }
         const { seedDemo } = await import('../domain/demo/seedDemo.ts');
         await withDatabase(async (ctx) => {
           const summary = await seedDemo(ctx);

@@ -52,14 +52,14 @@ describe('atrium import', () => {
     assert.equal(t!.entry_duration, 30);
     assert.deepEqual(t!.sales_channels, ['shop', 'reseller']);
 
-    // The JSON twin, with one price changed: records are matched by key and updated in place.
+    // The JSON twin, with one price changed: records are matched by key; only the changed one is written.
     const doc = JSON.parse(fs.readFileSync(example('json'), 'utf8'));
     doc.tickets[0].price_cents = 1500;
     const file = path.join(tmp, 'catalogue.json');
     fs.writeFileSync(file, JSON.stringify(doc, null, 2));
     const second = await runCli(['import', file], env);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /tickets\s+0 created, 3 updated/);
+    assert.match(second.stdout, /tickets\s+0 created, 1 updated, 2 unchanged/);
     assert.deepEqual(await counts(), after1);
     const price = await database.db.execute<{ price_cents: number }>(sql`select price_cents from tickets where id = ${t!.id}`);
     assert.equal(price.rows[0]!.price_cents, 1500);

@@ -33,7 +33,7 @@ describe('atrium seed --demo', () => {
     const before = await Promise.all(tables.map(count));
     const again = await runCli(['seed', '--demo'], env);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /museums\s+0 created, 2 updated/);
+    assert.match(again.stdout, /museums\s+0 created, 0 updated, 2 unchanged/);
     assert.deepEqual(await Promise.all(tables.map(count)), before);
   });
 

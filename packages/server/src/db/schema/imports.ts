@@ -1,4 +1,5 @@
-import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { quotas } from './catalog.ts';
 
 // The stable keys a catalogue file gives its records (`atrium import`), mapped to the records'
 // ids, so importing the same file again updates those records instead of creating copies.
@@ -14,4 +15,18 @@ export const catalogKeys = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.kind, t.key] })],
+);
+
+// What the last import wrote for each per-date override of a quota (migration 0013, ADR 0014):
+// the base of the three-way merge that keeps overrides changed through the API.
+export const catalogAppliedOverrides = pgTable(
+  'catalog_applied_overrides',
+  {
+    quotaId: integer()
+      .notNull()
+      .references(() => quotas.id, { onDelete: 'cascade' }),
+    date: date({ mode: 'string' }).notNull(),
+    capacity: integer(),
+  },
+  (t) => [primaryKey({ columns: [t.quotaId, t.date] })],
 );

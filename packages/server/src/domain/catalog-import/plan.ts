@@ -2,6 +2,7 @@
 // still by key (ids are only known while applying). Produced by validateCatalogue, consumed by
 // applyCatalogue. Every optional field is spelled out with its default, because the file is
 // declarative: a field removed from the file returns to its default on the next import.
+// What the file does not name at all is left alone (apply.ts; --prune is prune.ts).
 import type { eventDates, events, exhibitions, museums, quotas, tickets, tours } from '../../db/schema/index.ts';
 import { isValidDate } from '../time.ts';
 import type { Path } from './source.ts';
@@ -33,7 +34,13 @@ export interface Plan {
     museum: string;
     exhibition: string | null;
     values: Values<typeof events, 'museumId' | 'exhibitionId'>;
-    dates: Array<{ key: string; language: string | null; values: Values<typeof eventDates, 'eventId' | 'languageId'> }>;
+    dates: Array<{
+      key: string;
+      language: string | null;
+      values: Values<typeof eventDates, 'eventId' | 'languageId'>;
+      /** Every date of a rule (schedules/recurrence.ts), each keyed by its start like a single date. */
+      recurrence?: { rrule: string; startDate: string | null; startMinutes: number };
+    }>;
   }>;
   tours: Array<{
     key: string;
@@ -44,10 +51,12 @@ export interface Plan {
   }>;
   /** Reseller account ids named by products, checked against the database before applying. */
   resellerRefs: Array<{ path: Path; id: number }>;
+  /** Time zone of each museum key. */
+  zones: Map<string, string>;
 }
 
 export function emptyPlan(): Plan {
-  return { languages: [], museums: [], exhibitions: [], quotas: [], tickets: [], events: [], tours: [], resellerRefs: [] };
+  return { languages: [], museums: [], exhibitions: [], quotas: [], tickets: [], events: [], tours: [], resellerRefs: [], zones: new Map() };
 }
 
 /** Collects issues; `at(path)` binds a record's path so rule code stays short. */

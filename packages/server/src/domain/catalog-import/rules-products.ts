@@ -2,7 +2,8 @@
 import { isoInZone, parseTimestamp } from '../time.ts';
 import { checkDate, parseClock, type Issues, type Plan } from './plan.ts';
 import { ref, type Refs } from './rules.ts';
-import type { CatalogueDocument, EventDoc, TicketDoc, TourDoc } from './schema.ts';
+import { expandRecurrence } from '../schedules/recurrence.ts';
+import type { CatalogueDocument, EventDateDoc, EventDoc, TicketDoc, TourDoc } from './schema.ts';
 import type { Path } from './source.ts';
 
 type Doc = Required<CatalogueDocument>;
@@ -99,19 +100,40 @@ function checkTicket(t: TicketDoc, path: Path, issues: Issues, plan: Plan, refs:
   });
 }
 
-function checkEvent(e: EventDoc, path: Path, issues: Issues, plan: Plan, refs: Refs): void {
+/** A date entry's `recurrence`: the rule is expanded here once, so a bad or too large one is a positioned error. */
+function checkRecurrence(issues: Issues, at: Path, d: EventDateDoc, zone: string, today: string) {
+  const r = d.recurrence!;
+  if (d.start_at !== undefined) issues.add([...at.slice(0, -1), 'start_at'], 'give start_at or recurrence, not both');
+  if (d.key !== undefined) issues.add([...at.slice(0, -1), 'key'], 'a recurrence has no key: each of its dates is keyed by its start');
+  const startMinutes = clock(issues, [...at, 'start_time'], r.start_time, 1439, 'a time of day: use "HH:MM"');
+  const startDate = checkDate(issues.at(at), ['start_date'], r.start_date);
+  if (startMinutes === null || (r.start_date !== undefined && !startDate)) return undefined;
+  const found = expandRecurrence({ rrule: r.rrule, startMinutes, startDate: startDate ?? today, zone });
+  if (!Array.isArray(found)) {
+    for (const p of found.problems) issues.add([...at, 'rrule'], p.replace(/^rrule:? ?/, ''));
+    return undefined;
+  }
+  return { rrule: r.rrule, startDate, startMinutes };
+}
+
+function checkEvent(e: EventDoc, path: Path, issues: Issues, plan: Plan, refs: Refs, today: string): void {
   ref(issues, [...path, 'museum'], 'museum', e.museum, refs.museumZone);
   if (e.exhibition) ref(issues, [...path, 'exhibition'], 'exhibition', e.exhibition, refs.exhibitionMuseum);
   const zone = refs.museumZone.get(e.museum) ?? 'UTC';
   const seen = new Set<string>();
   const dates = (e.dates ?? []).map((d, j) => {
     const at = [...path, 'dates', j];
-    const start = parseTimestamp(d.start_at, zone);
-    if (!start) issues.add([...at, 'start_at'], `"${d.start_at}" is not a date-time: use e.g. 2026-05-01T14:00 (museum time)`);
+    const recurrence = d.recurrence ? checkRecurrence(issues, [...at, 'recurrence'], d, zone, today) : undefined;
+    let start: Date | null = null;
+    if (d.start_at !== undefined) {
+      start = parseTimestamp(d.start_at, zone);
+      if (!start) issues.add([...at, 'start_at'], `"${d.start_at}" is not a date-time: use e.g. 2026-05-01T14:00 (museum time)`);
+    } else if (!d.recurrence) issues.add(at, 'a date needs start_at, or a recurrence for many dates');
     // Without an explicit key a date is identified by its start, so re-importing the file
-    // updates it, and moving a date creates a new one (bookings stay with the old one).
+    // updates it, and moving a date creates a new one (bookings stay with the old one). Each date
+    // of a recurrence is keyed the same way when it is written.
     const key = d.key ?? (start ? isoInZone(start, zone) : `#${j}`);
-    if (seen.has(key)) issues.add([...at, d.key ? 'key' : 'start_at'], `duplicate date "${key}" in this event`);
+    if (!d.recurrence && seen.has(key)) issues.add([...at, d.key ? 'key' : 'start_at'], `duplicate date "${key}" in this event`);
     seen.add(key);
     if (d.language) ref(issues, [...at, 'language'], 'language', d.language, refs.languages);
     const seatsMin = d.seats_min ?? 1;
@@ -119,6 +141,7 @@ function checkEvent(e: EventDoc, path: Path, issues: Issues, plan: Plan, refs: R
     return {
       key,
       language: d.language ?? null,
+      ...(recurrence ? { recurrence } : {}),
       values: {
         startAt: start ?? new Date(0),
         duration: d.duration === undefined ? 60 : (clock(issues, [...at, 'duration'], d.duration, 1440, 'a duration: use minutes or "HH:MM"') ?? 0),
@@ -174,8 +197,8 @@ function checkTour(t: TourDoc, path: Path, issues: Issues, plan: Plan, refs: Ref
   });
 }
 
-export function checkProducts(doc: Doc, ok: (path: Path) => boolean, issues: Issues, plan: Plan, refs: Refs): void {
+export function checkProducts(doc: Doc, ok: (path: Path) => boolean, issues: Issues, plan: Plan, refs: Refs, today: string): void {
   doc.tickets.forEach((t, i) => ok(['tickets', i]) && checkTicket(t, ['tickets', i], issues, plan, refs));
-  doc.events.forEach((e, i) => ok(['events', i]) && checkEvent(e, ['events', i], issues, plan, refs));
+  doc.events.forEach((e, i) => ok(['events', i]) && checkEvent(e, ['events', i], issues, plan, refs, today));
   doc.tours.forEach((t, i) => ok(['tours', i]) && checkTour(t, ['tours', i], issues, plan, refs));
 }

@@ -112,10 +112,14 @@ const Ticket = Type.Object(
   strict,
 );
 
+/** Every date of an RFC 5545 rule at one wall time (API.md §13 in docs): FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=… */
+const Recurrence = Type.Object({ rrule: Type.String(), start_date: opt(DateText), start_time: Clock }, strict);
+
 const EventDate = Type.Object(
   {
     key: opt(Key),
-    start_at: DateText,
+    start_at: opt(DateText),
+    recurrence: opt(Recurrence),
     duration: opt(Clock),
     seats_min: opt(Int(1)),
     seats_max: Int(1),
@@ -180,4 +184,5 @@ export type CatalogueDocument = Static<typeof CatalogueDocument>;
 export type MuseumDoc = Static<typeof Museum>;
 export type TicketDoc = Static<typeof Ticket>;
 export type EventDoc = Static<typeof Event>;
+export type EventDateDoc = Static<typeof EventDate>;
 export type TourDoc = Static<typeof Tour>;

@@ -19,6 +19,63 @@ export interface CatalogueSource {
   where(path: Path, atKey?: boolean): string;
   /** Syntax errors, already positioned ("name:line:col: message"). */
   syntaxErrors: string[];
+  /** The path as the reader should see it (a directory's files each count from [0]). */
+  label?(path: Path): string;
+}
+
+/**
+ * Several files as one catalogue (`atrium import DIR`): each section is the files' lists one
+ * after the other, in file name order, and positions and paths point into the file a record came
+ * from. Keys and references work across files, so a museum may sit in one file and its tickets
+ * in another.
+ */
+export function mergeSources(name: string, sources: CatalogueSource[]): CatalogueSource {
+  const syntaxErrors = sources.flatMap((s) => s.syntaxErrors);
+  const merged: Record<string, unknown> = {};
+  // For each section, [source, index of its first record in the merged list].
+  const origin = new Map<string, Array<{ source: CatalogueSource; from: number }>>();
+  for (const s of sources) {
+    const v = s.value;
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      syntaxErrors.push(`${s.where([])}: the file must be a mapping of sections (museums, tickets, …)`);
+      continue;
+    }
+    for (const [section, items] of Object.entries(v)) {
+      const have = merged[section];
+      if (Array.isArray(items) && (have === undefined || Array.isArray(have))) {
+        const list = (have ?? []) as unknown[];
+        merged[section] = list;
+        origin.set(section, [...(origin.get(section) ?? []), { source: s, from: list.length }]);
+        list.push(...items);
+      } else if (have === undefined) {
+        // Not a list: kept as it is, so validation reports it at its place in this file.
+        merged[section] = items;
+        origin.set(section, [{ source: s, from: 0 }]);
+      } else syntaxErrors.push(`${s.where([section], true)}: "${section}" must be a list to be combined with the other files`);
+    }
+  }
+  const locate = (path: Path): { source: CatalogueSource; path: Path } | null => {
+    const [section, index, ...rest] = path;
+    const parts = origin.get(String(section));
+    if (!parts) return null;
+    if (typeof index !== 'number') return { source: parts[0]!.source, path };
+    const part = [...parts].reverse().find((p) => p.from <= index) ?? parts[0]!;
+    return { source: part.source, path: [section!, index - part.from, ...rest] };
+  };
+  return {
+    name,
+    value: syntaxErrors.length ? undefined : merged,
+    syntaxErrors,
+    where(path, atKey = false) {
+      const l = locate(path);
+      return l ? l.source.where(l.path, atKey) : `${name}:1:1`;
+    },
+    label(path) {
+      const l = locate(path);
+      return formatPath(l ? l.path : path);
+    },
+  };
 }
 
 /** `tickets[2].quotas[0]`; keys that are not identifiers are quoted: `overrides["2026-12-24"]`. */

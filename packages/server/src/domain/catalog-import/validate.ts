@@ -89,7 +89,8 @@ function keyed(v: unknown): v is { key: string; museum?: unknown; kind?: unknown
   return typeof v === 'object' && v !== null && typeof (v as { key?: unknown }).key === 'string';
 }
 
-export function validateCatalogue(value: unknown): { issues: Issue[]; plan: Plan } {
+/** `today` (museum-independent, YYYY-MM-DD) is where a recurrence without start_date begins. */
+export function validateCatalogue(value: unknown, today = new Date().toISOString().slice(0, 10)): { issues: Issue[]; plan: Plan } {
   const plan = emptyPlan();
   if (value === null || value === undefined) return { issues: [{ path: [], message: 'the file is empty' }], plan };
   const structural = schemaIssues(value);
@@ -139,6 +140,7 @@ export function validateCatalogue(value: unknown): { issues: Issue[]; plan: Plan
       refs.museumZone.set(k, 'UTC'); // reported by checkMuseums; keeps later parsing safe
     }
   }
+  plan.zones = refs.museumZone;
 
   const full = {
     languages: [],
@@ -154,6 +156,6 @@ export function validateCatalogue(value: unknown): { issues: Issue[]; plan: Plan
   checkMuseums(full.museums, ok, issues, plan);
   checkExhibitions(full.exhibitions, ok, issues, plan, refs);
   checkQuotas(full.quotas, ok, issues, plan, refs);
-  checkProducts(full, ok, issues, plan, refs);
+  checkProducts(full, ok, issues, plan, refs, today);
   return { issues: issues.list, plan };
 }

@@ -24,13 +24,14 @@ export function clockMinutes(v: unknown): number | null {
 
 export async function planRecurringDates(
   db: DbOrTx,
-  input: { eventId: number; museumId: number; spec: RecurrenceSpec; duration: number; now: Date; field?: string },
+  input: { eventId: number; museumId: number; spec: RecurrenceSpec; duration: number; now: Date; field?: string; keepExisting?: boolean },
 ): Promise<RecurringPlan | { problems: string[] }> {
   const occurrences = expandRecurrence(input.spec, input.field);
   if (!Array.isArray(occurrences)) return occurrences;
   // Read fresh, not through the process memo: a closure created a moment ago must count here.
   const schedule = await scheduleOf({}, db, input.museumId);
-  const existing = occurrences.length
+  // The catalogue import updates the dates it already has (keepExisting); the API skips them.
+  const existing = occurrences.length && !input.keepExisting
     ? new Set(
         (
           await db
