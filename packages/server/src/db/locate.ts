@@ -136,6 +136,28 @@ export async function locateDatabase(
   };
 }
 
+/** The port of an `atrium serve` running on this data directory (its lock), else null. */
+export function runningServerPort(config: Config): number | null {
+  const h = readLock(path.join(config.dataDir, 'atrium.lock'));
+  return h && h.role === 'server' && h.port && alive(h.pid) ? h.port : null;
+}
+
+/** Takes the data directory's lock without starting PostgreSQL (restore); refused while anything holds it. */
+export function holdDataDir(config: Config): () => void {
+  const lockFile = path.join(config.dataDir, 'atrium.lock');
+  let taken: ReturnType<typeof takeLock>;
+  try {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    taken = takeLock(lockFile, 'cli');
+  } catch (e) {
+    throw e instanceof DataDirInUse ? e : explainFsError(e, config.dataDir);
+  }
+  if ('holder' in taken) {
+    throw new DataDirInUse(`the data directory ${config.dataDir} is in use by another atrium process (pid ${taken.holder.pid}): stop it first.`);
+  }
+  return () => fs.rmSync(lockFile, { force: true });
+}
+
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
