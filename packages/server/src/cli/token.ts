@@ -19,7 +19,7 @@ export function tokenCommands(program: Command) {
   token
     .command('create')
     .description('create a partner account with a token; the token is printed alone on the last line')
-    .requiredOption('--class <class>', 'public, user or reseller')
+    .requiredOption('--class <class>', 'public, user, reseller or entry (scanner devices, needs --museums)')
     .requiredOption('--name <name>', 'partner name, e.g. "Travel Agency Ltd"')
     .option('--museums <ids>', 'comma list of museum ids the token is limited to (default: all)')
     .option('--rights <rights>', 'user tokens: e.g. orders:write,customers:read or "all" (default: all)')

@@ -17,7 +17,7 @@ export interface Ctx {
    */
   masterData?: MasterDataMemo;
   /** Test-only switches (never set from the environment in production code paths). */
-  testing?: { disableCapacityLocks?: boolean };
+  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean };
 }
 
 export interface MasterDataMemo {

@@ -1,6 +1,8 @@
 // Who is calling. Anonymous callers get the public context (spec 5.3); a token resolves to its
 // account's class, museum scope and rights.
-export type AccessClass = 'public' | 'user' | 'reseller';
+// 'entry': scanner devices at the door (API.md §14, docs/adr/0017-entry-control.md): museum-scoped,
+// admitted only by routes that list it.
+export type AccessClass = 'public' | 'user' | 'reseller' | 'entry';
 
 export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog'] as const;
 export type RightArea = (typeof RIGHT_AREAS)[number];

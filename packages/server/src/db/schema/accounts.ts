@@ -15,7 +15,7 @@ export const accounts = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     disabledAt: timestamp({ withTimezone: true }),
   },
-  (t) => [check('accounts_class', sql`${t.class} in ('public', 'user', 'reseller')`)],
+  (t) => [check('accounts_class', sql`${t.class} in ('public', 'user', 'reseller', 'entry')`)],
 );
 
 // Bearer tokens are stored only as a SHA-256 hash (they carry 256 random bits, so a slow hash

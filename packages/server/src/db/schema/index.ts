@@ -7,3 +7,4 @@ export * from './requests.ts';
 export * from './documents.ts';
 export * from './events.ts';
 export * from './schedules.ts';
+export * from './entry.ts';

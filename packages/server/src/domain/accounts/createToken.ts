@@ -26,13 +26,15 @@ export interface CreatedToken {
 }
 
 export async function createToken(ctx: Pick<Ctx, 'db' | 'clock'>, input: CreateTokenInput): Promise<CreatedToken> {
-  if (!['public', 'user', 'reseller'].includes(input.class)) {
-    throw invalid(`class must be public, user or reseller, got "${input.class}"`);
+  if (!['public', 'user', 'reseller', 'entry'].includes(input.class)) {
+    throw invalid(`class must be public, user, reseller or entry, got "${input.class}"`);
   }
   const name = input.name?.trim();
   if (!name) throw invalid('name must not be blank');
   const museumIds = input.museumIds ?? [];
   if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) throw invalid('museum ids must be positive integers');
+  // A scanner stands at one museum's door: an unscoped entry token would admit at every museum.
+  if (input.class === 'entry' && museumIds.length === 0) throw invalid('entry tokens need --museums');
   let rights: string[] = [];
   if (input.class === 'user') {
     try {

@@ -6,6 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { barcodes, eventDates, museums, orderItems, orders } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { documentsOfOrders, type DocumentSummary } from '../documents/internal.ts';
+import { entriesUsedByItem } from '../entry/entriesUsed.ts';
 import { notFound } from '../errors.ts';
 import { hasRight, type Principal } from '../principal.ts';
 
@@ -17,6 +18,8 @@ export interface OrderItemView extends OrderItemRow {
   zone: string;
   eventId: number | null;
   barcodes: Array<{ id: number; code: string; status: string }>;
+  /** Entries made with the item's barcodes (domain/entry). */
+  entriesUsed: number;
 }
 export interface OrderView extends Omit<OrderRow, 'status'> {
   status: OrderStatus;
@@ -82,6 +85,7 @@ export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise
         .orderBy(asc(barcodes.id))
     : [];
   const docs = await documentsOfOrders(db, now, rows.map((r) => r.id));
+  const used = await entriesUsedByItem(db, items.map((i) => i.item.id));
   return rows.map((o) => ({
     ...o,
     status: statusAt(o, now),
@@ -93,6 +97,7 @@ export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise
         zone: i.zone,
         eventId: i.eventId,
         barcodes: codes.filter((c) => c.orderItemId === i.item.id).map(({ id, code, status }) => ({ id, code, status })),
+        entriesUsed: used.get(i.item.id) ?? 0,
       })),
   }));
 }

@@ -122,6 +122,7 @@ export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<O
       zone: p.items[n]!.zone,
       eventId: p.items[n]!.eventId,
       barcodes: codes.filter((b) => b.orderItemId === row.id).map(({ id, code, status }) => ({ id, code, status })),
+      entriesUsed: 0, // just placed: nobody has entered yet
     })),
   };
 }

@@ -61,6 +61,11 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
     };
 
     const access = req.routeOptions.config.access;
+    // Scanner tokens reach only the routes that name them, not the undeclared ones (health,
+    // docs, metrics) either: a gate device has no business elsewhere (docs/adr/0017-entry-control.md).
+    if (principal.access === 'entry' && !access?.classes.includes('entry') && req.routeOptions.url !== undefined) {
+      return sendError(req, reply, new DomainError('FORBIDDEN', 'an entry token may only scan'));
+    }
     if (!access) return;
     if (principal.kind === 'anonymous') {
       if (!access.anonymous) {

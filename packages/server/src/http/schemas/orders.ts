@@ -78,6 +78,7 @@ const ItemOut = Type.Object({
   vat_pct: Type.Number(),
   tax_included: Type.Boolean(),
   quantity: Type.Integer(),
+  entries_used: Type.Integer({ description: 'Entries made with this item\'s barcodes (API.md §14).' }),
   attributes: Type.Object({
     id: Type.Integer({ description: 'The ticket sale / booking id (the order item id).' }),
     ticket_id: Type.Optional(Type.Integer()),

@@ -9,13 +9,14 @@ export const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/whoami',
     {
-      config: { access: publicRead },
+      // Scanner devices too: the /scan page checks its token and learns its museums here.
+      config: { access: { ...publicRead, classes: [...publicRead.classes, 'entry'] } },
       schema: {
         tags: ['meta'],
         summary: 'Token test: the access class and museum scope of the bearer token',
         response: {
           200: Type.Object({
-            access: Type.Union([Type.Literal('public'), Type.Literal('user'), Type.Literal('reseller')]),
+            access: Type.Union([Type.Literal('public'), Type.Literal('user'), Type.Literal('reseller'), Type.Literal('entry')]),
             museums: Type.Array(Type.Integer(), { description: 'Empty means every museum of the instance.' }),
           }),
           ...errorResponses(401),

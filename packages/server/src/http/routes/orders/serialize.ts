@@ -23,6 +23,7 @@ function item(i: OrderItemView) {
     vat_pct: i.vatPct,
     tax_included: i.taxIncluded,
     quantity: i.quantity,
+    entries_used: i.entriesUsed,
     attributes,
   };
 }
