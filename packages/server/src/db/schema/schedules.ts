@@ -41,6 +41,9 @@ export const closures = pgTable(
     eventIds: integer().array().notNull().default(sql`'{}'::integer[]`),
     tourIds: integer().array().notNull().default(sql`'{}'::integer[]`),
     reason: text(),
+    /** The period as instants (museum zone, computed by the domain); the SQL race guard reads these. */
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    endsAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('closures_museum').on(t.museumId, t.endDate), check('closures_range', sql`${t.endDate} >= ${t.startDate}`)],

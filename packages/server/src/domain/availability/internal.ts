@@ -8,7 +8,7 @@ import { slotKey, usedCapacity } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
-import { isValidDate, localDateOf } from '../time.ts';
+import { isValidDate, localDateOf, zonedInstant } from '../time.ts';
 import { ownLiveReservationIds } from '../reservations/internal.ts';
 import { isSellable } from '../schedules/rule.ts';
 import { schedulesOf, type Schedule } from '../schedules/schedule.ts';
@@ -79,8 +79,8 @@ export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): S
   const sched = u.schedules.get(t.museumId);
   const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
   const mode = isSlot ? 'entry' : 'day';
-  const span = (isSlot ? t.entryDuration! : 1440) * 60_000;
-  const open = ticketSlots(t, date, t.zone).filter((start) => isSellable(sched, target, mode, start, new Date(start.getTime() + span), date));
+  const endOf = (start: Date) => (isSlot ? new Date(start.getTime() + t.entryDuration! * 60_000) : zonedInstant(date, t.lastEntry, t.zone));
+  const open = ticketSlots(t, date, t.zone).filter((start) => isSellable(sched, target, mode, start, endOf(start), date));
   return open.map((start) => {
     const past = isSlot ? start < now : date < today;
     // No quota: unlimited; the most one booking may take is the ticket's max_persons.

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { closed } from '../schedules/rule.ts';
 import { busyOnLockTimeout, sortedKeys } from './locks.ts';
 import { resolveClaim } from './resolve.ts';
 import type { Claim, Holder, ResolvedClaim } from './types.ts';
@@ -105,6 +106,8 @@ export async function claimErrors<T>(work: () => Promise<T>): Promise<T> {
     } catch (err) {
       for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
         if ((e as { code?: string }).code === 'AT001') throw soldOut();
+        // The schedule race guard (migration 0012): a closure committed after the rule was checked.
+        if ((e as { code?: string }).code === 'AT003') throw closed((e as { message?: string }).message ?? 'closed');
       }
       throw err;
     }

@@ -3,7 +3,7 @@
 import type { DbOrTx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
-import { addDays, localDateOf, startOfLocalDay } from '../time.ts';
+import { addDays, localDateOf, startOfLocalDay, zonedInstant } from '../time.ts';
 import { assertSellable } from '../schedules/rule.ts';
 import { scheduleOf } from '../schedules/schedule.ts';
 import { eventDateById, ticketById, tourById } from './catalog.ts';
@@ -40,7 +40,8 @@ async function resolveTicket(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim,
   }
   const endAt = isSlot ? new Date(at.slot.getTime() + ticket.entryDuration! * MINUTE) : startOfLocalDay(addDays(at.date, 1), zone);
   const target = { kind: 'ticket' as const, id: ticket.id, quotaIds: qs.map((q) => q.quotaId) };
-  assertSellable(await scheduleOf(ctx, db, ticket.museumId), target, isSlot ? 'entry' : 'day', at.slot, endAt);
+  const soldUntil = isSlot ? endAt : zonedInstant(at.date, ticket.lastEntry, zone);
+  assertSellable(await scheduleOf(ctx, db, ticket.museumId), target, isSlot ? 'entry' : 'day', at.slot, soldUntil);
   return {
     museumId: ticket.museumId,
     startAt: at.slot,

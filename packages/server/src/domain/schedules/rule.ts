@@ -18,9 +18,12 @@ export type Target =
   | { kind: 'tour'; id: number };
 
 /**
- * How the sold period meets the hours: an `entry` (time-slot ticket) starts within the hours;
- * a `day` ticket needs the day open and not closed for all of its hours; a `run` (tour) lies
- * within the hours; an `event` date needs an open day (evening events are normal).
+ * How the sold period [start, end) meets the rule: an `entry` (time-slot ticket, end = start +
+ * entry duration) starts within the hours and overlaps no closure; a `day` ticket (start..end =
+ * first..last entry) needs an open day and is closed only by a closure taking its whole entry
+ * window; a `run` (tour) lies within the hours and overlaps no closure; an `event` date needs an
+ * open day (evening events are normal) and overlaps no closure. The SQL race guard (migration
+ * 0012, atrium_closure_hit) repeats the closure half of this: change both together.
  */
 export type Mode = 'entry' | 'day' | 'run' | 'event';
 
@@ -89,12 +92,14 @@ export function closedReason(s: Schedule, target: Target, mode: Mode, start: Dat
   const { from, to } = p.open;
   if (mode === 'entry' && (a < from || a >= to)) return 'outside opening hours';
   if (mode === 'run' && (a < from || b > to)) return 'outside opening hours';
-  for (const c of p.closures) {
-    if (!covers(c, target)) continue;
-    // A day ticket is closed only when a closure takes all of the day's hours.
-    if (mode === 'day' ? c.from <= from && c.to >= to : c.from < b && c.to > a) return closureReason(c);
-  }
+  for (const c of p.closures) if (closureHits(c, target, mode, a, b)) return closureReason(c);
   return null;
+}
+
+/** Whether one closure shuts [a, b) (epoch ms) of `target`; see Mode for the day-ticket case. */
+export function closureHits(c: ClosureSpan, target: Target, mode: Mode, a: number, b: number): boolean {
+  if (!covers(c, target)) return false;
+  return mode === 'day' ? c.from <= a && c.to >= b : c.from < b && c.to > a;
 }
 
 export function isSellable(s: Schedule | undefined, target: Target, mode: Mode, start: Date, end: Date, date?: string): boolean {

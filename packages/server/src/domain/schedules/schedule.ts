@@ -76,8 +76,8 @@ async function readSchedule(db: DbOrTx, museumId: number): Promise<Schedule | nu
     seasons: seasons.map((s) => ({ startDate: s.startDate, endDate: s.endDate, hours: s.hours })),
     closures: closed.map((c) => ({
       id: c.id,
-      from: atMinutes(c.startDate, c.startTime ?? 0, m.zone).getTime(),
-      to: atMinutes(c.endDate, c.endTime ?? 1440, m.zone).getTime(),
+      from: c.startsAt.getTime(),
+      to: c.endsAt.getTime(),
       ticketIds: c.ticketIds,
       quotaIds: c.quotaIds,
       eventIds: c.eventIds,

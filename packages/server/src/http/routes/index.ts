@@ -8,6 +8,7 @@ import { orderRoutes } from './orders/index.ts';
 import { reservationRoutes } from './reservations/index.ts';
 import { documentRoutes } from './documents/index.ts';
 import { requestRoutes } from './requests/index.ts';
+import { scheduleRoutes } from './schedules/index.ts';
 import { entryRoutes } from './entry/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -19,5 +20,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(customerRoutes);
   await app.register(requestRoutes);
   await app.register(documentRoutes);
+  await app.register(scheduleRoutes);
   await app.register(entryRoutes);
 };
