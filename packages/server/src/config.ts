@@ -48,6 +48,10 @@ export interface Config {
   uploadMaxBytes: number;
   /** Content types an upload may declare. */
   uploadTypes: string[];
+  /** Bytes of uploads one account may keep stored (docs/operations.md, "Upload limits"); 0 = no quota. */
+  uploadQuotaBytes: number;
+  /** Free space the data directory's volume must keep: below it uploads get 507; 0 = no check. */
+  uploadMinFreeBytes: number;
   /** clamd for virus scanning; unset = the built-in signature scanner. */
   clamdHost: string | undefined;
   clamdPort: number;
@@ -188,6 +192,8 @@ export function loadConfig(env: Env = process.env): Config {
     documentRetentionDays: int(env, 'ATRIUM_DOCUMENT_RETENTION_DAYS', 365, 1, 36500),
     uploadMaxBytes: int(env, 'ATRIUM_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 512 * 1024 * 1024),
     uploadTypes: uploadTypes(env),
+    uploadQuotaBytes: int(env, 'ATRIUM_UPLOAD_QUOTA_BYTES', 1024 ** 3, 0, 2 ** 50),
+    uploadMinFreeBytes: int(env, 'ATRIUM_UPLOAD_MIN_FREE_BYTES', 1024 ** 3, 0, 2 ** 50),
     clamdHost: env.CLAMD_HOST || undefined,
     clamdPort: int(env, 'CLAMD_PORT', 3310, 1, 65535),
     worker: bool(env, 'ATRIUM_WORKER', true),

@@ -2,7 +2,7 @@
 // stored "processing" and a scan job is enqueued in the same transaction; it is served only
 // once the scanner passed it. Checks happen before anything is written: exactly one owner, an
 // allowed content type, valid base64, a size within the limit, bytes of the declared type, a
-// sanitised filename.
+// sanitised filename, room on the disk and in the account's quota (storage.ts).
 import { createHash } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { documents, orders, requests } from '../../db/schema/index.ts';
@@ -13,6 +13,7 @@ import type { Principal } from '../principal.ts';
 import { retentionEnd, toMeta, type DocumentMeta } from './internal.ts';
 import { sanitizeFilename } from './filename.ts';
 import { contentMismatch } from './sniff.ts';
+import { assertDiskRoom, assertQuota, isDiskFull, storageFull } from './storage.ts';
 
 export interface UploadDocumentInput {
   order_id?: number;
@@ -66,8 +67,10 @@ export async function uploadDocument(ctx: Ctx, input: UploadDocumentInput): Prom
     .where(and(eq(table.id, (hasOrder ? input.order_id : input.request_id)!), ownerScope(ctx.principal, table)));
   if (!owner) throw notFound(hasOrder ? 'order' : 'request');
 
+  await assertDiskRoom(ctx, content.length);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
+    await assertQuota(tx, ctx, owner.accountId, content.length);
     const [row] = await tx
       .insert(documents)
       .values({
@@ -90,5 +93,8 @@ export async function uploadDocument(ctx: Ctx, input: UploadDocumentInput): Prom
     await enqueue(tx, TASKS.scanDocument, { documentId: row!.id }, { jobKey: `scan:${row!.id}` });
     const { content: _bytes, ...meta } = row!;
     return toMeta(meta, now);
+  }).catch((err: unknown) => {
+    // The disk filled between the floor check and the write: the same answer, not a 500.
+    throw isDiskFull(err) ? storageFull() : err;
   });
 }

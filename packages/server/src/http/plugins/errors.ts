@@ -19,6 +19,9 @@ export const STATUS: Record<ErrorCode, number> = {
   // Not a failure (spec 7.1: 202 while an asynchronous process runs) but answered the same way.
   DOCUMENT_PROCESSING: 202,
   PAYLOAD_TOO_LARGE: 413,
+  // Insufficient Storage (RFC 4918 §11.5): the account's upload quota, or the disk's floor.
+  STORAGE_QUOTA_EXCEEDED: 507,
+  STORAGE_FULL: 507,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
   REQUEST_TIMEOUT: 408,

@@ -40,6 +40,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'Validation or business-rule error.',
   429: 'Rate limit exceeded.',
   503: 'Service temporarily unavailable (for example database down).',
+  507: 'Insufficient storage: the account upload quota, or the server is low on disk space.',
 };
 
 const ref = Type.Unsafe<{ error: string; errors?: string[]; code: string; request_id: string }>({

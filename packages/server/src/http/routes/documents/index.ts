@@ -40,7 +40,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Upload an attachment of an order or a request (base64 JSON); answered 202 while it is virus-scanned',
         body: UploadBody,
-        response: { 202: DocumentEnvelope, ...errorResponses(400, 401, 403, 404, 413, 415, 422) },
+        response: { 202: DocumentEnvelope, ...errorResponses(400, 401, 403, 404, 413, 415, 422, 507) },
       },
     },
     async (req, reply) => {
