@@ -60,7 +60,13 @@ describe('atrium seed --demo', () => {
     const events = await rows<{ n: number; first: string; last: string }>(
       sql`select count(*)::int as n, min(start_at) as first, max(start_at) as last from event_dates group by event_id`,
     );
-    assert.ok(events.length >= 2 && events.length <= 3);
+    assert.ok(events.length >= 3 && events.length <= 4);
+    // The recurring weekend event: every date on a Saturday or Sunday at 14:00 Berlin time.
+    const weekend = await rows<{ dow: number; hm: string }>(sql`
+      select extract(isodow from d.start_at at time zone 'Europe/Berlin')::int as dow, to_char(d.start_at at time zone 'Europe/Berlin', 'HH24:MI') as hm
+      from event_dates d join catalog_keys k on k.kind = 'event' and k.record_id = d.event_id where k.key = 'demo-family-sunday'`);
+    assert.ok(weekend.length >= 14, `${weekend.length} weekend dates`);
+    assert.ok(weekend.every((w) => (w.dow === 6 || w.dow === 7) && w.hm === '14:00'));
     for (const e of events) {
       assert.ok(e.n >= 1 && new Date(e.first) > new Date(), `${e.first} is in the future`);
       assert.ok(new Date(e.last).getTime() < Date.now() + 61 * 86_400_000, `${e.last} is within 60 days`);

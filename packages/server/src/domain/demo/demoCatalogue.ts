@@ -93,6 +93,12 @@ export function demoCatalogue(today: string): CatalogueDocument {
         title: t('Druckwerkstatt', 'Print workshop'), price_cents: 2500, vat_pct: 19,
         dates: [7, 21, 42].map((d) => ({ start_at: `${addDays(today, d)}T11:00`, duration: 120, seats_min: 1, seats_max: 12, max_per_registration: 4, language: 'de' })),
       },
+      {
+        // A recurring event (RFC 5545 RRULE, museum wall time): weekends at 14:00, closed days skipped.
+        key: 'demo-family-sunday', museum: kh, category: 'Family',
+        title: t('Familienführung am Wochenende', 'Weekend family tour'), price_cents: 600, vat_pct: 7,
+        dates: [{ recurrence: { rrule: `FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=${addDays(today, HORIZON_DAYS).replace(/-/g, '')}`, start_date: addDays(today, 1), start_time: '14:00' }, duration: 45, seats_max: 15, language: 'de' }],
+      },
     ],
     tours: [
       { key: 'demo-kh-highlights', museum: kh, title: t('Highlights der Sammlung', 'Collection highlights'), duration: 60, max_persons: 25, max_concurrent: 2, window_start: '10:00', window_end: '16:00', step: 30, price_cents: 9000, reseller_price_cents: 8000, vat_pct: 19, languages: ['de', 'en'] },
