@@ -24,6 +24,7 @@ import { securityHeaders } from './http/plugins/security.ts';
 import { lazySchemas as makeLazySchemas } from './http/lazy-schemas.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
+import { entryRootRoutes } from './http/routes/entry/root.ts';
 import { jsonBodies } from './http/json-text.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { startWorker } from './jobs/worker.ts';
@@ -137,6 +138,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Route options that depend on settings (the upload route's body limit) read it at registration.
   app.decorate('atriumConfig', config);
   await app.register(apiRoutes, { prefix: '/api/v4' });
+  // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
+  await app.register(entryRootRoutes);
   if (opts.worker) {
     const worker = await startWorker({ database, config, clock, log: app.log });
     // onClose runs after the server stopped accepting and before the caller closes the pool.

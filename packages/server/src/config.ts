@@ -20,6 +20,12 @@ export interface Config {
   orderPendingMinutes: number;
   catalogMaxAge: number;
   lockTimeoutMs: number;
+  /** Longest a read (GET/HEAD) waits for the database before a 503 with Retry-After. */
+  readTimeoutMs: number;
+  /** statement_timeout of the web connections: the longest a write's statement runs. */
+  writeTimeoutMs: number;
+  /** statement_timeout of the background jobs' connections. */
+  jobTimeoutMs: number;
   /** Group commit of new orders (ADR 0010): most orders per batch (1 = off; at most 64). */
   orderBatchMax: number;
   /** Batches of new orders written at the same time. */
@@ -171,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
     orderPendingMinutes: int(env, 'ATRIUM_ORDER_PENDING_MINUTES', 30, 1, 7 * 24 * 60),
     catalogMaxAge: int(env, 'ATRIUM_CATALOG_MAX_AGE', 300, 0, 86400),
     lockTimeoutMs: int(env, 'ATRIUM_LOCK_TIMEOUT_MS', 3000, 10, 60000),
+    // Per request class (docs/operations.md, "Limits and their settings"; db/timeouts.ts).
+    readTimeoutMs: int(env, 'ATRIUM_READ_TIMEOUT_MS', 5000, 100, 600_000),
+    writeTimeoutMs: int(env, 'ATRIUM_WRITE_TIMEOUT_MS', 15_000, 100, 600_000),
+    jobTimeoutMs: int(env, 'ATRIUM_JOB_TIMEOUT_MS', 300_000, 1000, 3_600_000),
     // 64: beyond that many subtransactions PostgreSQL's per-backend cache of their ids overflows
     // and every other session's snapshots get slower.
     orderBatchMax: int(env, 'ATRIUM_ORDER_BATCH_MAX', 32, 1, 64),

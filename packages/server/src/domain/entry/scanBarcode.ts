@@ -39,7 +39,7 @@ function accountOf(ctx: Ctx): number {
 }
 
 /** Refusals that do not depend on the barcode's other scans. */
-function fixedResult(ctx: Ctx, f: BarcodeFacts | null, direction: Direction, at: Date): ScanResult | null {
+export function fixedResult(ctx: Ctx, f: BarcodeFacts | null, direction: Direction, at: Date): ScanResult | null {
   if (!f) return 'unknown';
   if (!inMuseumScope(ctx.principal, f.museumId)) return 'wrong_museum';
   if (f.barcodeStatus !== 'valid' || f.itemStatus !== 'active' || f.orderStatus !== 'finalized') return 'cancelled';
