@@ -6,7 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import type { Caches } from './cache/index.ts';
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { databaseTimeouts } from './db/timeouts.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
@@ -14,6 +15,7 @@ import { caching } from './http/plugins/caching.ts';
 import { closingBehaviour } from './http/plugins/closing.ts';
 import { clientErrors } from './http/plugins/client-errors.ts';
 import { cors } from './http/plugins/cors.ts';
+import { readDeadline } from './http/plugins/deadline.ts';
 import { docs } from './http/plugins/docs.ts';
 import { idempotency } from './http/plugins/idempotency.ts';
 import { errorHandling, frameworkErrors } from './http/plugins/errors.ts';
@@ -119,6 +121,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   securityHeaders(app, config);
   closingBehaviour(app);
+  readDeadline(app, config);
   // Before errorHandling: see cors.ts (its catch-all OPTIONS route must stay out of the 405 router).
   await cors(app, config);
   errorHandling(app);
@@ -141,9 +144,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
   await app.register(entryRootRoutes);
   if (opts.worker) {
-    const worker = await startWorker({ database, config, clock, log: app.log });
+    // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
+    const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;
+    const jobsDb = url ? openDatabase(url, { max: 5, applicationName: 'atrium-jobs', ...databaseTimeouts(config, 'jobs') }) : database;
+    const worker = await startWorker({ database: jobsDb, config, clock, log: app.log });
     // onClose runs after the server stopped accepting and before the caller closes the pool.
-    app.addHook('onClose', () => worker.stop());
+    app.addHook('onClose', async () => {
+      await worker.stop();
+      if (jobsDb !== database) await jobsDb.close();
+    });
   }
   return app;
 }

@@ -9,6 +9,7 @@ import { parseWorkers } from '../cluster/protocol.ts';
 import { serveWorker } from '../cluster/worker.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { databaseTimeouts } from '../db/timeouts.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { seedDemoIfEmpty } from './seed.ts';
@@ -53,7 +54,7 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
   let app: FastifyInstance | undefined;
   const note = (m: string) => (app ? app.log.warn(m) : process.stderr.write(`atrium: ${m}\n`));
   const located = await locateDatabase(config, 'server', note, { onFatal: (m) => onFatal(m) });
-  const database = openDatabase(located.url, { max: 20 });
+  const database = openDatabase(located.url, { max: 20, ...databaseTimeouts(config, 'web') });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

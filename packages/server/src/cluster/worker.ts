@@ -6,6 +6,7 @@ import { buildApp } from '../app.ts';
 import { lazyLog, startCaches } from '../cache/index.ts';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { databaseTimeouts } from '../db/timeouts.ts';
 import { WORKER_ENV, type ToPrimary, type ToWorker } from './protocol.ts';
 
 const SHUTDOWN_GRACE_MS = 15_000;
@@ -13,7 +14,7 @@ const SHUTDOWN_GRACE_MS = 15_000;
 export async function serveWorker(config: Config): Promise<void> {
   const url = process.env[WORKER_ENV.url];
   if (!url) throw new Error(`${WORKER_ENV.url} is not set: cluster workers are started by \`atrium serve --workers N\``);
-  const database = openDatabase(url, { max: Number(process.env[WORKER_ENV.pool]) || 10 });
+  const database = openDatabase(url, { max: Number(process.env[WORKER_ENV.pool]) || 10, ...databaseTimeouts(config, 'web') });
   let app: FastifyInstance | undefined;
   let closing = false;
   const send = (m: ToPrimary) => process.send?.(m);

@@ -21,13 +21,31 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function openDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
+export interface DatabaseTimeouts {
+  /** statement_timeout of every connection; the client gives up 2 s later (a frozen server). */
+  statementMs: number;
+  /** lock_timeout of every connection (capacity code sets a shorter one per transaction). */
+  lockMs: number;
+}
+
+export function openDatabase(url: string, opts: { max?: number; applicationName?: string; timeouts?: DatabaseTimeouts } = {}): Database {
+  const t = opts.timeouts;
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 20,
     application_name: opts.applicationName ?? 'atrium',
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
+    ...(t
+      ? {
+          statement_timeout: t.statementMs,
+          lock_timeout: t.lockMs,
+          idle_in_transaction_session_timeout: t.statementMs + 5000,
+          // Client side: a server that does not answer at all (frozen, partitioned) cannot
+          // enforce its statement_timeout.
+          query_timeout: t.statementMs + 2000,
+        }
+      : {}),
   });
   // An idle client that loses its server (database restart) emits 'error' on the pool; without a
   // listener that would crash the process. The next query simply gets a fresh connection.

@@ -78,14 +78,16 @@ function describe(issue: AjvIssue, context: string | undefined): string {
   return `${field || context || 'request'} ${issue.message ?? 'is invalid'}`;
 }
 
-const DB_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003']);
+// 57014: a statement cancelled by statement_timeout (db/timeouts.ts), i.e. the database did not
+// finish in time: retry later, like an outage.
+const DB_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '57014', '53300', '08006', '08001', '08003']);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   // Drizzle wraps the driver's error (DrizzleQueryError, `cause` = the pg error), so the chain
   // is walked: without this an outage during a query was a 500 instead of a 503.
   for (let e = err as { code?: string; message?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
     if (e.code && DB_DOWN.has(e.code)) return true;
-    if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')) {
+    if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(e.message ?? '')) {
       return true;
     }
   }
