@@ -152,6 +152,27 @@ describe('OpenAPI document', () => {
     assert.deepEqual(problems, [], `undocumented in the OpenAPI document:\n  ${problems.join('\n  ')}`);
   });
 
+  test('every operation has a unique operationId and documents 401, 429 and 503 with their headers', () => {
+    const ids = new Map<string, string>();
+    for (const [p, m, op] of apiOperations()) {
+      const where = `${m.toUpperCase()} ${p}`;
+      const o = op as Operation & { operationId?: string; description?: string; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }> };
+      assert.match(o.operationId ?? '', /^[a-z][A-Za-z0-9]+$/, `${where}: operationId`);
+      assert.ok(!ids.has(o.operationId!), `${where}: operationId ${o.operationId} also used by ${ids.get(o.operationId!)}`);
+      ids.set(o.operationId!, where);
+      assert.ok(o.summary && o.description, `${where}: summary and description`);
+      for (const s of ['401', '429', '503']) assert.ok(o.responses[s], `${where}: documents ${s}`);
+      assert.ok(o.responses['429']!.headers?.['Retry-After'], `${where}: 429 names Retry-After`);
+      if (o.responses['304']) assert.equal(o.responses['304'].content, undefined, `${where}: a 304 has no body`);
+      for (const [status, res] of Object.entries(o.responses)) {
+        for (const [media, c] of Object.entries(res.content ?? {})) {
+          const binary = (c as { schema?: { format?: string } }).schema?.format === 'binary';
+          assert.ok(!(binary && media === 'application/json'), `${where} → ${status}: a binary body is not application/json`);
+        }
+      }
+    }
+  });
+
   test('the served document at /api-docs/openapi.json is the same document', async () => {
     const res = await t.request({ method: 'GET', url: '/api-docs/openapi.json' });
     assert.equal(res.statusCode, 200);

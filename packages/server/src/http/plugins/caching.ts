@@ -44,8 +44,11 @@ export function caching(app: FastifyInstance, maxAge: number) {
     reply.header('vary', 'Authorization, Accept-Language');
     const inm = req.headers['if-none-match'];
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+      // A 304 has no body, so it names no media type: a JSON Content-Type on it misleads
+      // validating proxies (it describes a body that is not there).
       reply.code(304);
       reply.removeHeader('content-length');
+      reply.removeHeader('content-type');
       return '';
     }
     return payload;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorBody, errorResponses } from '../schemas/common.ts';
+import { shapeDocument } from '../openapi-shape.ts';
 
 export const API_VERSION = '4.4';
 export const SYSTEM_VERSION = '0.1.0';
@@ -29,6 +30,7 @@ export async function docs(app: FastifyInstance) {
         },
       },
     },
+    transformObject: ({ openapiObject }) => shapeDocument(openapiObject as Record<string, any>) as typeof openapiObject,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   // Document which token classes may call each route.
@@ -38,6 +40,7 @@ export async function docs(app: FastifyInstance) {
     const classes = [...(access.anonymous ? ['anonymous'] : []), ...access.classes];
     const schema = route.schema as Record<string, unknown>;
     schema['x-token-classes'] = classes;
+    if (route.config?.cache) schema['x-cache'] = route.config.cache;
     if (access.right) schema['x-user-right'] = `${access.right[0]}:${access.right[1]}`;
     schema.security = access.anonymous ? [{}, { bearer: [] }] : [{ bearer: [] }];
     // Any route with path parameters can be refused by the router before it runs: a segment that
