@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 import { createToken, type CreateTokenInput } from '../../src/domain/accounts/createToken.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
+import { recordTraffic } from './traffic.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -29,9 +30,13 @@ export async function testApp(
   // Test files send hundreds of requests a second from one address; the default rate limits
   // have their own tests (test/ops/rate-limit.test.ts), which set or clear these.
   const unlimited = { ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0' };
-  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...opts.env });
+  // An invoice issuer (src/documents/settings.ts): without one, invoices are refused; the tests of
+  // that refusal override these with empty values.
+  const issuer = { ATRIUM_ISSUER_NAME: 'Test Museum gGmbH', ATRIUM_ISSUER_STREET: 'Teststr. 1', ATRIUM_ISSUER_ZIP: '10115', ATRIUM_ISSUER_CITY: 'Berlin', ATRIUM_ISSUER_VAT_ID: 'DE999999999' };
+  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...issuer, ...opts.env });
   const clock = new ManualClock(opts.now ?? new Date());
   const app = await buildApp({ database, config, clock, logger: false, ...(opts.testing ? { testing: opts.testing } : {}) });
+  recordTraffic(app);
   let n = 0;
   return {
     app,
