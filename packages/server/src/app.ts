@@ -13,6 +13,7 @@ import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
 import { closingBehaviour } from './http/plugins/closing.ts';
+import { limitConnections } from './http/plugins/connection-limits.ts';
 import { clientErrors } from './http/plugins/client-errors.ts';
 import { cors } from './http/plugins/cors.ts';
 import { readDeadline } from './http/plugins/deadline.ts';
@@ -119,6 +120,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         .then(() => app.log.debug({ ms: Math.round(performance.now() - started) }, 'route schemas compiled'));
     });
   }
+  limitConnections(app.server, config, app.log);
   securityHeaders(app, config);
   closingBehaviour(app);
   readDeadline(app, config);

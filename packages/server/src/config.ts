@@ -26,6 +26,10 @@ export interface Config {
   writeTimeoutMs: number;
   /** statement_timeout of the background jobs' connections. */
   jobTimeoutMs: number;
+  /** Open connections per process; more are closed at accept (0 = Node's default, no cap). */
+  maxConnections: number;
+  /** Open connections per client address; more are closed at accept (0 = off). */
+  maxConnectionsPerAddress: number;
   /** Group commit of new orders (ADR 0010): most orders per batch (1 = off; at most 64). */
   orderBatchMax: number;
   /** Batches of new orders written at the same time. */
@@ -181,6 +185,9 @@ export function loadConfig(env: Env = process.env): Config {
     readTimeoutMs: int(env, 'ATRIUM_READ_TIMEOUT_MS', 5000, 100, 600_000),
     writeTimeoutMs: int(env, 'ATRIUM_WRITE_TIMEOUT_MS', 15_000, 100, 600_000),
     jobTimeoutMs: int(env, 'ATRIUM_JOB_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    // Below the usual 20,000+ file descriptors of a service, with room for the pool and files.
+    maxConnections: int(env, 'ATRIUM_MAX_CONNECTIONS', 4096, 0, 1_000_000),
+    maxConnectionsPerAddress: int(env, 'ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     // 64: beyond that many subtransactions PostgreSQL's per-backend cache of their ids overflows
     // and every other session's snapshots get slower.
     orderBatchMax: int(env, 'ATRIUM_ORDER_BATCH_MAX', 32, 1, 64),

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startEmbedded, type EmbeddedServer } from '../../src/db/embedded.ts';
 import { crashDrill } from './crash.ts';
+import { connectionsDrill } from './connections.ts';
 import { dbRestartDrill, type DbControl } from './db-restart.ts';
 import { drillDatabase, sleep, type Check } from './lib.ts';
 
@@ -43,13 +44,18 @@ export async function runDrills(): Promise<Check[]> {
   const port = await freePort();
   let pg: EmbeddedServer | undefined = await startEmbedded({ dir, port, persistent: true });
   const checks: Check[] = [];
-  // ATRIUM_DRILLS=crash or =restart runs one of them (default: both).
+  // ATRIUM_DRILLS=crash, =connections or =restart runs some of them (default: all).
   const only = process.env.ATRIUM_DRILLS;
   try {
     if (!only || only.includes('crash')) {
       const a = await drillDatabase(pg.url, 'atrium_drill_crash');
       checks.push(...(await crashDrill(a)).list);
       await a.drop();
+    }
+    if (!only || only.includes('connections')) {
+      const c = await drillDatabase(pg.url, 'atrium_drill_connections');
+      checks.push(...(await connectionsDrill(c)).list);
+      await c.drop();
     }
     if (!only || only.includes('restart')) {
       const b = await drillDatabase(pg.url, 'atrium_drill_restart');
