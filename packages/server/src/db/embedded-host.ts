@@ -25,7 +25,18 @@ export const isRoot = (): boolean => typeof process.getuid === 'function' && pro
 
 /** Turns a file-system error on `file` into one clear sentence (read-only disk, permissions, full disk). */
 export function explainFsError(e: unknown, file: string): Error {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  let code = (e as NodeJS.ErrnoException | undefined)?.code;
+  // A recursive mkdir reports ENOENT where the real cause is the nearest existing parent
+  // (read-only, not writable): ask that parent.
+  if (code === 'ENOENT') {
+    let dir = path.resolve(file);
+    while (dir !== path.dirname(dir) && !fs.existsSync(dir)) dir = path.dirname(dir);
+    try {
+      fs.accessSync(dir, fs.constants.W_OK);
+    } catch (cause) {
+      code = (cause as NodeJS.ErrnoException).code;
+    }
+  }
   const who = isRoot() ? 'root' : os.userInfo().username;
   if (code === 'EROFS') return new EmbeddedStartError(`${file} is on a read-only file system: set ATRIUM_DATA_DIR to a writable directory (or DATABASE_URL to an external PostgreSQL).`);
   if (code === 'EACCES' || code === 'EPERM') return new EmbeddedStartError(`permission denied on ${file} for user ${who}: run atrium as the owner of the data directory, or set ATRIUM_DATA_DIR to a directory this user may write.`);

@@ -138,9 +138,13 @@ function prepare(dir: string): boolean {
   } catch (e) {
     throw explainFsError(e, path.dirname(dir));
   }
-  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return false;
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
-    throw new EmbeddedStartError(`${dir} is not empty but holds no PostgreSQL database: move its contents away, or set ATRIUM_DATA_DIR to another directory.`);
+  try {
+    if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return false;
+    if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
+      throw new EmbeddedStartError(`${dir} is not empty but holds no PostgreSQL database: move its contents away, or set ATRIUM_DATA_DIR to another directory.`);
+    }
+  } catch (e) {
+    throw e instanceof EmbeddedStartError ? e : explainFsError(e, dir);
   }
   return true;
 }
@@ -169,8 +173,8 @@ export async function startEmbedded(opts: {
   const dir = path.resolve(opts.dir);
   const log = opts.log ?? (() => {});
   const port = opts.port ?? (await freePort());
+  const user = dbUserFor(dir); // first: a cluster of another user is named as such, not as "permission denied"
   const fresh = prepare(dir);
-  const user = dbUserFor(dir);
   const native = await nativeDir();
   const bin = path.join(binariesFor(native.dir, native.version, user), 'bin');
   try {
