@@ -2,6 +2,8 @@
 // docs/operations.md; a bad value stops the process at start with a message naming it,
 // instead of surfacing later as an odd runtime failure.
 import path from 'node:path';
+import { invoiceSettingsFromEnv, type InvoiceSettings } from './documents/settings.ts';
+import { notifySettingsFromEnv, type NotifySettings } from './notify/settings.ts';
 
 export interface Config {
   port: number;
@@ -67,6 +69,10 @@ export interface Config {
   clamdPort: number;
   /** Run the background job worker in this process (off for extra web-only nodes). */
   worker: boolean;
+  /** Invoice issuer and form (src/documents/settings.ts, ADR 0019). */
+  invoice: InvoiceSettings;
+  /** Webhook delivery and visitor mail (src/notify/settings.ts, docs/webhooks.md). */
+  notify: NotifySettings;
 }
 
 export class ConfigError extends Error {}
@@ -214,5 +220,11 @@ export function loadConfig(env: Env = process.env): Config {
     clamdHost: env.CLAMD_HOST || undefined,
     clamdPort: int(env, 'CLAMD_PORT', 3310, 1, 65535),
     worker: bool(env, 'ATRIUM_WORKER', true),
+    invoice: invoiceSettingsFromEnv(env, bool(env, 'ATRIUM_DEMO', false), (m) => {
+      throw new ConfigError(m);
+    }),
+    notify: notifySettingsFromEnv(env, (m) => {
+      throw new ConfigError(m);
+    }),
   };
 }

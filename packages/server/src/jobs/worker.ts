@@ -53,6 +53,7 @@ export interface Worker {
 const defaultRenderers: Renderers = {
   ticket: async (input) => (await import('../documents/render/tickets.ts')).renderTicketsPdf(input),
   invoice: async (input) => (await import('../documents/render/invoice.ts')).renderInvoicePdf(input),
+  eInvoice: async (input) => (await import('../documents/einvoice/build.ts')).renderEInvoiceXml(input),
   confirmation: async (input) => (await import('../documents/render/confirmation.ts')).renderConfirmationPdf(input),
 };
 

@@ -14,6 +14,7 @@ import { queueFinalizedOrderDocuments } from '../../src/domain/documents/queueOr
 import { renderConfirmationPdf } from '../../src/documents/render/confirmation.ts';
 import { renderInvoicePdf } from '../../src/documents/render/invoice.ts';
 import { renderTicketsPdf } from '../../src/documents/render/tickets.ts';
+import { renderEInvoiceXml } from '../../src/documents/einvoice/build.ts';
 import { testApp } from '../helpers/app.ts';
 import { catalogue, documentStatus, finalizedOrder, queuedJobs, testWorker, waitFor, type Catalogue } from './support.ts';
 
@@ -36,7 +37,12 @@ function counting(counts: Map<string, number>, o: { delayMs?: number; failFirst?
     if (o.failFirst?.delete(key)) throw new Error(`induced failure of ${key}`);
     return fn(input);
   };
-  return { ticket: wrap('ticket', renderTicketsPdf), invoice: wrap('invoice', renderInvoicePdf), confirmation: wrap('confirmation', renderConfirmationPdf) };
+  return {
+    ticket: wrap('ticket', renderTicketsPdf),
+    invoice: wrap('invoice', renderInvoicePdf),
+    eInvoice: wrap('e_invoice', renderEInvoiceXml),
+    confirmation: wrap('confirmation', renderConfirmationPdf),
+  };
 }
 
 async function statuses(orderIds: number[]) {
@@ -112,8 +118,9 @@ describe('job queue', () => {
     await first.stop();
     const midway = await statuses(ids);
     const done = midway.filter((d) => d.status === 'available').length;
-    assert.ok(done >= 2 && done < 12, `stopped midway (${done} of 12 done)`);
-    assert.equal(await queuedJobs(db), 12 - done, 'the graceful stop completed what it ran and left the rest queued');
+    // Each issued invoice adds its e-invoice document (flagged, then dispatched): 18 in all.
+    assert.ok(done >= 2 && done < 18, `stopped midway (${done} of 18 done)`);
+    assert.equal((await queuedJobs(db)) + (await flagged(ids)), midway.length - done, 'the graceful stop completed what it ran and left the rest queued');
 
     // "Restart": another pool (another process, as far as PostgreSQL can tell) and a new worker.
     const other = openDatabase(t.database.url, { max: 5 });
@@ -128,10 +135,10 @@ describe('job queue', () => {
       await other.close();
     }
     const final = await statuses(ids);
-    assert.equal(final.length, 12, 'no duplicate documents');
+    assert.equal(final.length, 18, 'no duplicate documents (ticket, invoice, e-invoice per order)');
     assert.equal(await queuedJobs(db), 0);
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'each document rendered exactly once');
-    assert.equal(counts.size, 12);
+    assert.equal(counts.size, 18);
     const numbers = final.filter((d) => d.kind === 'invoice').map((d) => d.invoice_number!).sort((a, b) => a - b);
     const start = numbers[0]!;
     assert.deepEqual(numbers, [0, 1, 2, 3, 4, 5].map((n) => start + n), 'invoice numbers are consecutive');

@@ -1,13 +1,13 @@
 // Ticket PDFs: one page per admission, codes that really decode to the admission's barcode
-// (decoded from the image data embedded in the PDF, not only from the PNGs), VOID marking,
-// museum-local times, deterministic bytes. A tiny reader below walks pdfkit's object layout.
+// (decoded from the image data embedded in the PDF, not only from the PNGs), CANCELLED marking,
+// museum-local slots in the visitor's language (text read by pdftotext), deterministic bytes. A tiny reader below walks pdfkit's object layout.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import zlib from 'node:zlib';
 import zxing from '@zxing/library';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { barcodePng, qrPng, renderTicketsPdf, type TicketsPdfInput } from '../../src/documents/render/index.ts';
+import { hasPdfToText, PDFTOTEXT_MISSING, pdfPages, squash } from '../helpers/pdftext.ts';
 
 // jsqr is CommonJS with an ES default export: under Node's ESM loader the function may sit on .default.
 type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
@@ -36,22 +36,15 @@ const num = (dict: string, key: string) => Number(new RegExp(`/${key} (\\d+)`).e
 
 function pages(pdf: Buffer) {
   const objs = readPdf(pdf);
+  const texts = pdfPages(pdf);
   const kids = /\/Kids \[([^\]]*)\]/.exec([...objs.values()].find((o) => /\/Type \/Pages\b/.test(o.dict))!.dict)![1]!;
-  return [...kids.matchAll(/(\d+) 0 R/g)].map(([, id]) => {
+  return [...kids.matchAll(/(\d+) 0 R/g)].map(([, id], i) => {
     const page = objs.get(Number(id))!.dict;
-    const content = zlib.inflateSync(objs.get(ref(page, 'Contents'))!.stream!).toString('latin1');
     const resources = objs.get(ref(page, 'Resources'))!.dict;
     const xobjects = /\/XObject <<([^>]*)>>/.exec(resources)?.[1] ?? '';
     const images = [...xobjects.matchAll(/\/(I\d+) (\d+) 0 R/g)].map(([, name, oid]) => ({ name: name!, ...objs.get(Number(oid))! }));
-    return { text: textOf(content), images };
+    return { text: texts ? squash(texts[i]!) : '', images };
   });
-}
-
-/** The strings shown by TJ operators (pdfkit hex-encodes WinAnsi), one line per text op. */
-function textOf(content: string): string {
-  return [...content.matchAll(/\[([^\]]*)\] TJ/g)]
-    .map(([, arr]) => [...arr!.matchAll(/<([0-9a-f]*)>/g)].map(([, hex]) => Buffer.from(hex!, 'hex').toString('latin1')).join(''))
-    .join('\n');
 }
 
 /** Rebuilds a PNG around an embedded image's Flate data (Predictor 15 = PNG row filters) and decodes it. */
@@ -95,36 +88,50 @@ function read1d(img: { width: number; height: number; data: Buffer }): string {
 const order = { id: 4711, reference: 'SCHOOL-12', token: 'tok_abc', created_at: new Date('2026-03-20T09:15:00Z') };
 const museum = { title: 'Museum Łódź & Co', time_zone: 'Europe/Berlin', location: 'Schaumainkai 63, Frankfurt' };
 const adm = (barcode: string, status: 'valid' | 'void', start: string) => ({
-  title: 'Adult admission', start_at: new Date(start), ticket_type: 'normal', price_cents: 1450, vat_pct: 7, barcode, status,
+  title: 'Adult admission', start_at: new Date(start), end_at: new Date(new Date(start).getTime() + 30 * 60_000), kind: 'time_slot' as const, price_cents: 1450, vat_pct: 7, barcode, status,
 });
 const input: TicketsPdfInput = {
-  order, museum, currency: 'EUR',
+  locale: 'en', order, museum, currency: 'EUR',
   admissions: [
-    { ...adm('403421029763-5', 'valid', '2026-03-28T10:30:00Z'), attendee: { name: 'Zoë', surname: 'Müller' } },
+    { ...adm('403421029763-5', 'valid', '2026-03-28T10:30:00Z'), attendee: { name: 'Zoë', surname: 'Müller' }, reduced: true },
     adm('100000000007-1', 'void', '2026-03-29T10:30:00Z'), // the DST day: 12:30 local at +02:00
-    { ...adm('555555555555-0', 'valid', '2026-03-29T23:00:00Z'), day_ticket: true },
+    { ...adm('555555555555-0', 'valid', '2026-03-29T23:00:00Z'), kind: 'normal', end_at: null, day_ticket: true },
   ],
 };
 
-test('one page per admission, each with its museum-local date, slot, price and order', async () => {
+test('one page per admission, each with its museum-local date and slot as people write them, price and order', async (t) => {
+  if (!hasPdfToText) return t.skip(PDFTOTEXT_MISSING);
   const ps = pages(await renderTicketsPdf(input));
   assert.equal(ps.length, 3);
-  assert.match(ps[0]!.text, /Saturday, 28 March 2026/);
-  assert.match(ps[0]!.text, /11:30 \(UTC\+01:00, Europe\/Berlin\)/);
-  assert.match(ps[1]!.text, /Sunday, 29 March 2026/);
-  assert.match(ps[1]!.text, /12:30 \(UTC\+02:00, Europe\/Berlin\)/);
+  assert.match(ps[0]!.text, /Sat, 28 Mar 2026, 11:30–12:00/);
+  assert.match(ps[0]!.text, /Timed admission/);
+  assert.doesNotMatch(ps[0]!.text, /time_slot/);
+  assert.match(ps[1]!.text, /Sun, 29 Mar 2026, 12:30–13:00/);
   // 23:00Z on 29 March is already 30 March in Berlin; day tickets print no time.
-  assert.match(ps[2]!.text, /Monday, 30 March 2026/);
-  assert.match(ps[2]!.text, /valid all day/);
+  assert.match(ps[2]!.text, /Monday, 30 March 2026 \(valid all day\)/);
+  assert.match(ps[2]!.text, /Day admission/);
   for (const [i, p] of ps.entries()) {
-    assert.match(p.text, /14\.50 EUR \(incl\. 7% VAT\)/);
+    assert.match(p.text, /€14\.50 incl\. 7% VAT/);
     assert.match(p.text, /Order 4711 \/ SCHOOL-12/);
     assert.match(p.text, new RegExp(`Admission ${i + 1} of 3`));
     assert.ok(p.text.includes(input.admissions[i]!.barcode));
   }
-  // Letters outside the built-in fonts are reduced to their base letter, not printed as garbage.
-  assert.match(ps[0]!.text, /Museum Lódz & Co/);
+  // The embedded Unicode font prints names as written.
+  assert.match(ps[0]!.text, /Museum Łódź & Co/);
   assert.match(ps[0]!.text, /Zoë Müller/);
+  // Reduced tickets ask for proof at the door; the others do not.
+  assert.match(ps[0]!.text, /Reduced ticket: please bring an official ID/);
+  assert.doesNotMatch(ps[1]!.text, /Reduced ticket/);
+});
+
+test('German tickets read in German', async (t) => {
+  if (!hasPdfToText) return t.skip(PDFTOTEXT_MISSING);
+  const ps = pages(await renderTicketsPdf({ ...input, locale: 'de' }));
+  assert.match(ps[0]!.text, /Sa\., 28\. März 2026, 11:30–12:00/);
+  assert.match(ps[0]!.text, /14,50 € inkl\. 7 % MwSt\./);
+  assert.match(ps[0]!.text, /Zeitfenster-Ticket/);
+  assert.match(ps[0]!.text, /Ermäßigtes Ticket/);
+  assert.match(ps[1]!.text, /STORNIERT/);
 });
 
 test('the barcode and the QR code embedded on each page decode to that admission\'s barcode', async () => {
@@ -153,11 +160,11 @@ test('the PNG helpers alone decode too, for any code (a decoder that returned an
   assert.notEqual(readQr(PNG.sync.read(qrPng('000000000000-0'))), '987654321098-4');
 });
 
-test('void admissions keep their page and are marked VOID; valid ones are not', async () => {
+test('void admissions keep their page and are marked CANCELLED; valid ones are not', async (t) => {
+  if (!hasPdfToText) return t.skip(PDFTOTEXT_MISSING);
   const ps = pages(await renderTicketsPdf(input));
-  assert.match(ps[1]!.text, /^VOID$/m, 'the diagonal stamp');
-  assert.match(ps[1]!.text, /not valid for entry/);
-  for (const p of [ps[0]!, ps[2]!]) assert.doesNotMatch(p.text, /VOID/);
+  assert.match(ps[1]!.text, /CANCELLED: this admission is not valid for entry/);
+  for (const p of [ps[0]!, ps[2]!]) assert.doesNotMatch(p.text, /CANCELLED/);
 });
 
 test('same input, same bytes; a different input changes them', async () => {

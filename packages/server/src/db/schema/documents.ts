@@ -2,7 +2,7 @@
 // attachments of orders or requests. The bytes live in PostgreSQL (bytea) so that every node
 // behind a load balancer serves them and one backup holds everything.
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, customType, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 import { orders } from './booking.ts';
 import { requests } from './requests.ts';
@@ -49,15 +49,20 @@ export const documents = pgTable(
      * transaction, whose NOTIFY serialises every committing transaction (ADR 0009).
      */
     renderPending: boolean().notNull().default(false),
+    /** credit_note: the order items it credits (migration 0018). */
+    itemIds: integer().array(),
+    /** e_invoice: the invoice or credit note document whose XML it is. */
+    sourceDocumentId: integer().references((): AnyPgColumn => documents.id),
   },
   (t) => [
     // One generated document of each kind per order: enqueuing twice can never make two.
-    uniqueIndex('documents_order_kind').on(t.orderId, t.kind).where(sql`${t.kind} <> 'attachment'`),
+    uniqueIndex('documents_order_kind').on(t.orderId, t.kind).where(sql`${t.kind} in ('ticket', 'invoice', 'confirmation')`),
+    uniqueIndex('documents_e_invoice_source').on(t.sourceDocumentId).where(sql`${t.kind} = 'e_invoice'`),
     index('documents_request').on(t.requestId),
     index('documents_account').on(t.accountId),
     index('documents_purge').on(t.availableUntil).where(sql`${t.purgedAt} is null`),
     index('documents_render_pending').on(t.id).where(sql`${t.renderPending}`),
-    check('documents_kind', sql`${t.kind} in ('ticket', 'invoice', 'confirmation', 'attachment')`),
+    check('documents_kind', sql`${t.kind} in ('ticket', 'invoice', 'confirmation', 'attachment', 'credit_note', 'e_invoice')`),
     check('documents_status', sql`${t.status} in ('processing', 'available', 'rejected', 'expired')`),
     check('documents_owner', sql`${t.orderId} is not null or ${t.requestId} is not null`),
   ],
@@ -72,4 +77,35 @@ export const invoiceCounter = pgTable(
     lastNumber: integer().notNull(),
   },
   (t) => [check('invoice_counter_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * Invoices and credit notes as issued (ADR 0019): written once, with the number, in the
+ * transaction that takes it from invoice_counter; never updated. `data` is the frozen content
+ * (documents/invoice/types.ts IssuedInvoice) from which the PDF and the e-invoice are rendered.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial().primaryKey(),
+    number: integer().notNull().unique('invoices_number_unique'),
+    kind: text().notNull(),
+    orderId: integer()
+      .notNull()
+      .references(() => orders.id),
+    documentId: integer()
+      .notNull()
+      .unique('invoices_document_unique')
+      .references(() => documents.id),
+    /** Credit notes: the invoice they correct. */
+    invoiceId: integer().references((): AnyPgColumn => invoices.id),
+    issuedAt: timestamp({ withTimezone: true }).notNull(),
+    data: jsonb().notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoices_one_per_order').on(t.orderId).where(sql`${t.kind} = 'invoice'`),
+    index('invoices_order').on(t.orderId),
+    check('invoices_kind', sql`${t.kind} in ('invoice', 'credit_note')`),
+    check('invoices_credit_refers', sql`(${t.kind} = 'credit_note') = (${t.invoiceId} is not null)`),
+  ],
 );

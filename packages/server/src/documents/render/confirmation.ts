@@ -4,7 +4,7 @@
 // CANCELLED, so a re-sent confirmation shows the change; when every booking is cancelled the
 // page carries the diagonal CANCELLED stamp too. Flows onto further pages as needed.
 import { formatLocalDateTime, formatLocalTime, formatMoney, formatPct } from './format.ts';
-import { CONTENT_WIDTH, A4, GRAY, MARGIN, RED, addPage, newDoc, printable, rule, stamp, text } from './pdf.ts';
+import { CONTENT_WIDTH, A4, GRAY, MARGIN, RED, addPage, newDoc, printable, rule, stamp, text, fontName } from './pdf.ts';
 import type { ConfirmationBooking, ConfirmationPdfInput } from './types.ts';
 
 const BOTTOM = A4.height - MARGIN - 20;
@@ -46,7 +46,7 @@ export async function renderConfirmationPdf(input: ConfirmationPdfInput): Promis
   for (const b of input.bookings) {
     const lines = bookingLines(b, input);
     // Measured, not estimated: a group's attendee list can run to several lines.
-    doc.font('Helvetica').fontSize(10);
+    doc.font(fontName('regular')).fontSize(10);
     const h = 32 + lines.reduce((s, [, v]) => s + Math.min(doc.heightOfString(printable(v), { width: CONTENT_WIDTH - 100 }), 12.5 * 12) + 4, 0);
     if (y + h > BOTTOM) {
       addPage(doc);

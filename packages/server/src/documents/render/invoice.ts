@@ -1,106 +1,139 @@
-// Invoice PDF: seller and buyer, invoice number and date, one row per line with net, VAT and
-// gross (computed in vat.ts, rounding per line), the VAT breakdown per rate and the totals.
-// Long invoices continue on further pages with the column headings repeated.
-import { formatLocalDate, formatMoney, formatPct } from './format.ts';
+// Invoice and credit note PDFs under § 14 Abs. 4 UStG, in the invoice's locale, rendered from
+// the issued (frozen) content only (documents/invoice/types.ts): issuer name, address and VAT ID
+// or tax number; recipient when known; number; issue date; date(s) of service; each line with
+// quantity, unit price, VAT rate, net and gross (vat.ts rounds per line); net, VAT and gross per
+// rate; totals. A credit note names the invoice it corrects. The small-amount form (§ 33 UStDV,
+// gross ≤ 250 €) prints gross amounts with their rate. Long invoices continue on further pages,
+// each headed with the number and the column headings.
+import { formatDate, formatMoney, formatPct, t } from '../../i18n/index.ts';
+import type { IssuedInvoice, IssuedParty } from '../invoice/types.ts';
+import type { Issuer } from '../settings.ts';
 import { A4, GRAY, MARGIN, addPage, newDoc, rule, text, type Doc } from './pdf.ts';
-import type { InvoicePdfInput, InvoiceParty } from './types.ts';
 import { computeInvoiceTotals } from './vat.ts';
 
-// Columns: x and width; money columns are right-aligned.
 const COLS = {
-  title: { x: MARGIN, w: 170 },
-  qty: { x: MARGIN + 170, w: 35 },
-  unit: { x: MARGIN + 205, w: 75 },
-  vat: { x: MARGIN + 280, w: 45 },
-  net: { x: MARGIN + 325, w: 85 },
+  title: { x: MARGIN, w: 175 },
+  qty: { x: MARGIN + 175, w: 35 },
+  unit: { x: MARGIN + 210, w: 70 },
+  vat: { x: MARGIN + 280, w: 50 },
+  net: { x: MARGIN + 330, w: 80 },
   gross: { x: MARGIN + 410, w: 85 },
 } as const;
 const BOTTOM = A4.height - MARGIN - 20;
+const RIGHT = { x: MARGIN + 225, w: 270 } as const;
 
-export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
-  const totals = computeInvoiceTotals(input.lines);
-  const money = (c: number) => formatMoney(c, input.currency);
-  const { doc, bytes } = newDoc({
-    title: `Invoice ${input.invoice_number}`,
-    subject: 'Invoice',
-    author: input.seller.name,
-    createdAt: input.issued_at,
-  });
+export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
+  const L = inv.locale;
+  const totals = computeInvoiceTotals(inv.lines);
+  const money = (c: number) => formatMoney(L, c, inv.currency);
+  const date = (d: string) => formatDate(L, d.length === 10 ? d : new Date(d), inv.time_zone, 'short');
+  const credit = inv.kind === 'credit_note';
+  const title = t(L, credit ? 'credit_note.title' : inv.small_amount ? 'invoice.title_small' : 'invoice.title');
+  const numberLine = t(L, credit ? 'credit_note.number' : 'invoice.number', { number: inv.number });
+  const { doc, bytes } = newDoc({ title: `${title} ${inv.number}`, subject: title, author: inv.seller.name, createdAt: new Date(inv.issued_at) });
+
   addPage(doc);
-  const sellerEnd = party(doc, input.seller, MARGIN, MARGIN, 'Helvetica-Bold');
-  text(doc, 'INVOICE', MARGIN + 300, MARGIN, { font: 'Helvetica-Bold', size: 22, width: 195, align: 'right' });
-  let ry = text(doc, `No. ${input.invoice_number}`, MARGIN + 300, MARGIN + 30, { size: 11, width: 195, align: 'right' });
-  ry = text(doc, `Date: ${formatLocalDate(input.issued_at, input.time_zone)}`, MARGIN + 300, ry + 2, { size: 10, width: 195, align: 'right' });
-  if (input.order) {
-    const ref = input.order.reference ? `Order ${input.order.id} / ${input.order.reference}` : `Order ${input.order.id}`;
-    ry = text(doc, ref, MARGIN + 300, ry + 2, { size: 10, width: 195, align: 'right', color: GRAY });
-  }
-  let y = Math.max(sellerEnd, ry) + 24;
-  if (input.buyer) {
-    text(doc, 'Bill to', MARGIN, y, { size: 9, color: GRAY });
-    y = party(doc, input.buyer, MARGIN, y + 12, 'Helvetica') + 24;
+  const sellerEnd = seller(doc, inv.seller, L);
+  let ry = text(doc, title, RIGHT.x, MARGIN, { font: 'Helvetica-Bold', size: 16, width: RIGHT.w, align: 'right', lines: 2 });
+  const right = [
+    numberLine,
+    t(L, 'invoice.issue_date', { date: date(inv.issued_at) }),
+    inv.service.from === inv.service.to
+      ? t(L, 'invoice.service_date', { date: date(inv.service.from) })
+      : t(L, 'invoice.service_period', { from: date(inv.service.from), to: date(inv.service.to) }),
+    inv.order.reference ? t(L, 'doc.order_ref', { id: inv.order.id, reference: inv.order.reference }) : t(L, 'doc.order', { id: inv.order.id }),
+  ];
+  if (inv.refers_to) right.push(t(L, 'credit_note.refers_to', { number: inv.refers_to.number, date: date(inv.refers_to.issued_at) }));
+  right.forEach((line, i) => (ry = text(doc, line, RIGHT.x, ry + 2, { size: i === 0 ? 11 : 9, font: i === 0 ? 'Helvetica-Bold' : 'Helvetica', width: RIGHT.w, align: 'right', lines: 2 })));
+  let y = Math.max(sellerEnd, ry) + 20;
+  if (inv.buyer && !inv.small_amount) {
+    text(doc, t(L, 'invoice.bill_to'), MARGIN, y, { size: 9, color: GRAY });
+    y = buyer(doc, inv.buyer, y + 12) + 20;
   }
 
-  y = heading(doc, y);
+  const head = () => heading(doc, L, inv.small_amount);
+  y = head()(y);
   for (const l of totals.lines) {
-    const h = l.detail ? 26 : 16;
+    const h = l.detail ? 24 : 14;
     if (y + h > BOTTOM) {
       addPage(doc);
-      y = heading(doc, MARGIN);
+      text(doc, `${title} ${inv.number}`, MARGIN, MARGIN, { size: 9, color: GRAY });
+      y = head()(MARGIN + 18);
     }
     text(doc, l.title, COLS.title.x, y, { size: 9, width: COLS.title.w - 6 });
     text(doc, String(l.quantity), COLS.qty.x, y, { size: 9, width: COLS.qty.w, align: 'right' });
     text(doc, money(l.unit_price_cents), COLS.unit.x, y, { size: 9, width: COLS.unit.w, align: 'right' });
-    text(doc, formatPct(l.vat_pct), COLS.vat.x, y, { size: 9, width: COLS.vat.w, align: 'right' });
-    text(doc, money(l.net_cents), COLS.net.x, y, { size: 9, width: COLS.net.w, align: 'right' });
+    text(doc, formatPct(L, l.vat_pct), COLS.vat.x, y, { size: 9, width: COLS.vat.w, align: 'right' });
+    if (!inv.small_amount) text(doc, money(l.net_cents), COLS.net.x, y, { size: 9, width: COLS.net.w, align: 'right' });
     text(doc, money(l.gross_cents), COLS.gross.x, y, { size: 9, width: COLS.gross.w, align: 'right' });
-    if (l.detail) text(doc, l.detail, COLS.title.x, y + 11, { size: 8, color: GRAY, width: COLS.title.w + COLS.qty.w + COLS.unit.w });
+    if (l.detail) text(doc, l.detail, COLS.title.x + 8, y + 11, { size: 8, color: GRAY, width: COLS.vat.x - COLS.title.x - 8 });
     y += h;
   }
   rule(doc, y);
-  y += 12;
+  y += 10;
 
-  // VAT breakdown and totals: one row per rate, then the sums. Needs 16 pt a row plus the total.
-  const need = 16 * (totals.by_rate.length + 3) + 40;
+  // Per rate and totals: one row per rate, the sums, the amount due or credited, the note.
+  const need = 14 * (totals.by_rate.length + 5) + 60;
   if (y + need > BOTTOM) {
     addPage(doc);
-    y = MARGIN;
+    text(doc, `${title} ${inv.number}`, MARGIN, MARGIN, { size: 9, color: GRAY });
+    y = MARGIN + 20;
   }
   const row = (label: string, net: string, vat: string, gross: string, bold = false) => {
     const font = bold ? 'Helvetica-Bold' : 'Helvetica';
-    text(doc, label, COLS.qty.x - 60, y, { size: 9, font, width: COLS.vat.x - COLS.qty.x + 60 });
-    text(doc, net, COLS.vat.x - 40, y, { size: 9, font, width: COLS.vat.w + 40, align: 'right' });
+    text(doc, label, MARGIN + 100, y, { size: 9, font, width: COLS.unit.x + COLS.unit.w - MARGIN - 100 });
+    text(doc, net, COLS.vat.x - 30, y, { size: 9, font, width: COLS.vat.w + 30, align: 'right' });
     text(doc, vat, COLS.net.x, y, { size: 9, font, width: COLS.net.w, align: 'right' });
     text(doc, gross, COLS.gross.x, y, { size: 9, font, width: COLS.gross.w, align: 'right' });
-    y += 16;
+    y += 14;
   };
-  row('VAT breakdown', 'Net', 'VAT', 'Gross', true);
-  for (const b of totals.by_rate) row(`VAT ${formatPct(b.vat_pct)}`, money(b.net_cents), money(b.vat_cents), money(b.gross_cents));
-  row('Total', money(totals.net_cents), money(totals.vat_cents), money(totals.gross_cents), true);
-  y += 8;
-  text(doc, 'Amount due', COLS.net.x - 100, y, { size: 12, font: 'Helvetica-Bold', width: 180 });
-  y = text(doc, money(totals.gross_cents), COLS.gross.x - 20, y, { size: 12, font: 'Helvetica-Bold', width: COLS.gross.w + 20, align: 'right' });
-  if (input.note) text(doc, input.note, MARGIN, y + 20, { size: 9, color: GRAY, lines: 4 });
+  if (inv.small_amount) {
+    for (const b of totals.by_rate) y = text(doc, t(L, 'invoice.small_amount_note', { rate: formatPct(L, b.vat_pct) }) + ` (${money(b.gross_cents)})`, MARGIN + 100, y, { size: 9, width: 395 }) + 4;
+  } else {
+    row(t(L, 'invoice.vat_breakdown'), t(L, 'invoice.col.net'), t(L, 'invoice.col.vat_amount'), t(L, 'invoice.col.gross'), true);
+    for (const b of totals.by_rate) row(t(L, 'invoice.vat_rate', { rate: formatPct(L, b.vat_pct) }), money(b.net_cents), money(b.vat_cents), money(b.gross_cents));
+    row(t(L, 'invoice.total'), money(totals.net_cents), money(totals.vat_cents), money(totals.gross_cents), true);
+    y += 4;
+    for (const [k, v] of [['invoice.total_net', totals.net_cents], ['invoice.total_vat', totals.vat_cents]] as const) {
+      text(doc, t(L, k), MARGIN + 200, y, { size: 10, width: 180 });
+      y = text(doc, money(v), COLS.gross.x - 20, y, { size: 10, width: COLS.gross.w + 20, align: 'right' }) + 2;
+    }
+  }
+  y += 4;
+  text(doc, t(L, credit ? 'invoice.amount_credited' : 'invoice.amount_due'), MARGIN + 200, y, { size: 12, font: 'Helvetica-Bold', width: 180 });
+  y = text(doc, money(totals.gross_cents), COLS.gross.x - 30, y, { size: 12, font: 'Helvetica-Bold', width: COLS.gross.w + 30, align: 'right' });
+  text(doc, t(L, credit ? 'credit_note.note' : 'invoice.paid_note'), MARGIN, y + 20, { size: 9, color: GRAY, lines: 3, width: 495 });
   doc.end();
   return bytes;
 }
 
-function party(doc: Doc, p: InvoiceParty, x: number, y: number, font: 'Helvetica' | 'Helvetica-Bold'): number {
-  y = text(doc, p.name, x, y, { font, size: 11, width: 260 });
-  for (const line of p.address_lines) y = text(doc, line, x, y + 1, { size: 10, width: 260 });
-  if (p.email) y = text(doc, p.email, x, y + 1, { size: 10, width: 260 });
-  if (p.vat_id) y = text(doc, `VAT ID: ${p.vat_id}`, x, y + 1, { size: 10, width: 260 });
+function seller(doc: Doc, s: Issuer, L: string): number {
+  let y = text(doc, s.name, MARGIN, MARGIN, { font: 'Helvetica-Bold', size: 11, width: 210, lines: 2 });
+  for (const line of [s.street, `${s.zip} ${s.city}`, s.country]) y = text(doc, line, MARGIN, y + 1, { size: 9, width: 210 });
+  if (s.vatId) y = text(doc, t(L, 'invoice.vat_id', { id: s.vatId }), MARGIN, y + 1, { size: 9, width: 210 });
+  if (s.taxNumber) y = text(doc, t(L, 'invoice.tax_number', { id: s.taxNumber }), MARGIN, y + 1, { size: 9, width: 210 });
+  if (s.email) y = text(doc, s.email, MARGIN, y + 1, { size: 9, width: 210 });
   return y;
 }
 
-function heading(doc: Doc, y: number): number {
-  const o = { size: 9, font: 'Helvetica-Bold' as const };
-  text(doc, 'Description', COLS.title.x, y, { ...o, width: COLS.title.w });
-  text(doc, 'Qty', COLS.qty.x, y, { ...o, width: COLS.qty.w, align: 'right' });
-  text(doc, 'Unit price', COLS.unit.x, y, { ...o, width: COLS.unit.w, align: 'right' });
-  text(doc, 'VAT', COLS.vat.x, y, { ...o, width: COLS.vat.w, align: 'right' });
-  text(doc, 'Net', COLS.net.x, y, { ...o, width: COLS.net.w, align: 'right' });
-  text(doc, 'Gross', COLS.gross.x, y, { ...o, width: COLS.gross.w, align: 'right' });
-  rule(doc, y + 13);
-  return y + 20;
+function buyer(doc: Doc, b: IssuedParty, y: number): number {
+  y = text(doc, b.name, MARGIN, y, { size: 10, width: 300, lines: 3 });
+  const place = [b.zip, b.city].filter(Boolean).join(' ');
+  for (const line of [b.institution, b.street, place, b.country]) if (line) y = text(doc, line, MARGIN, y + 1, { size: 10, width: 300, lines: 2 });
+  if (b.email) y = text(doc, b.email, MARGIN, y + 1, { size: 9, width: 300, color: GRAY });
+  return y;
+}
+
+function heading(doc: Doc, L: string, small: boolean) {
+  return (y: number): number => {
+    const o = { size: 8, font: 'Helvetica-Bold' as const };
+    text(doc, t(L, 'invoice.col.description'), COLS.title.x, y, { ...o, width: COLS.title.w });
+    text(doc, t(L, 'invoice.col.qty'), COLS.qty.x, y, { ...o, width: COLS.qty.w, align: 'right' });
+    text(doc, t(L, 'invoice.col.unit'), COLS.unit.x, y, { ...o, width: COLS.unit.w, align: 'right' });
+    text(doc, t(L, 'invoice.col.vat'), COLS.vat.x, y, { ...o, width: COLS.vat.w, align: 'right' });
+    if (!small) text(doc, t(L, 'invoice.col.net'), COLS.net.x, y, { ...o, width: COLS.net.w, align: 'right' });
+    text(doc, t(L, 'invoice.col.gross'), COLS.gross.x, y, { ...o, width: COLS.gross.w, align: 'right' });
+    rule(doc, y + 12);
+    return y + 18;
+  };
 }

@@ -1,8 +1,10 @@
 // Shared pdfkit plumbing for the renderers: a deterministic document (fixed CreationDate, so
 // pdfkit's file ID, an MD5 of the info dictionary, is fixed too; no other randomness is
-// written), collecting the output into one Buffer, text limited to what the built-in fonts can
-// show, and the diagonal stamp for void admissions / cancelled bookings.
+// written), collecting the output into one Buffer, fonts that cover the text, and the diagonal
+// stamp for void admissions / cancelled bookings.
+import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
+import * as fontkit from 'fontkit';
 
 export type Doc = PDFKit.PDFDocument;
 
@@ -34,6 +36,8 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
       ModDate: meta.createdAt,
     },
   });
+  const u = unicodeFonts();
+  if (u) for (const role of Object.keys(FONT_FILES) as FontRole[]) doc.registerFont(`atrium-${role}`, u.files[role]);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const bytes = new Promise<Buffer>((resolve, reject) => {
@@ -42,6 +46,55 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
   });
   return { doc, bytes };
 }
+
+// Fonts: pdfkit bundles only the 14 standard PDF fonts (AFM metrics, WinAnsi: Latin-1 and a few
+// signs). Names in Greek, Cyrillic, Hebrew, Arabic … need a TrueType font: DejaVu Sans (Debian's
+// fonts-dejavu-core, on nearly every Linux; ATRIUM_PDF_FONT_DIR points elsewhere) is embedded
+// (subset) when found. Characters the font has no glyph for (most emoji) print as "?", never as
+// a broken PDF. Without the font, text is reduced to WinAnsi (see printable below).
+// Right-to-left text is drawn in logical order (pdfkit has no bidi algorithm): letters are right,
+// their order within an RTL run is not (docs/adr/0019-invoices-and-numbering.md).
+const FONT_DIRS = [process.env.ATRIUM_PDF_FONT_DIR, '/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/usr/local/share/fonts/dejavu'];
+const FONT_FILES = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', mono: 'DejaVuSansMono.ttf' } as const;
+type FontRole = keyof typeof FONT_FILES;
+interface Unicode { files: Record<FontRole, Buffer>; covers(cp: number): boolean }
+let unicode: Unicode | null | undefined;
+function unicodeFonts(): Unicode | null {
+  if (unicode !== undefined) return unicode;
+  unicode = null;
+  for (const dir of FONT_DIRS) {
+    if (!dir) continue;
+    try {
+      const files = Object.fromEntries(Object.entries(FONT_FILES).map(([r, f]) => [r, fs.readFileSync(`${dir}/${f}`)])) as Record<FontRole, Buffer>;
+      const regular = fontkit.create(files.regular);
+      const bold = fontkit.create(files.bold);
+      const seen = new Map<number, boolean>();
+      const covers = (cp: number) => {
+        let ok = seen.get(cp);
+        if (ok === undefined) {
+          ok = regular.hasGlyphForCodePoint(cp) && bold.hasGlyphForCodePoint(cp);
+          seen.set(cp, ok);
+        }
+        return ok;
+      };
+      unicode = { files, covers };
+      return unicode;
+    } catch {
+      // not in this directory: try the next
+    }
+  }
+  return null;
+}
+const STANDARD: Record<FontRole, string> = { regular: 'Helvetica', bold: 'Helvetica-Bold', mono: 'Courier' };
+const ROLE: Record<NonNullable<TextOpts['font']>, FontRole> = { Helvetica: 'regular', 'Helvetica-Bold': 'bold', Courier: 'mono' };
+
+/** The font for a role in this document (registered on first use by newDoc). */
+export function fontName(role: FontRole): string {
+  return unicodeFonts() ? `atrium-${role}` : STANDARD[role];
+}
+
+/** Whether documents embed a Unicode font (else text is reduced to WinAnsi). */
+export const hasUnicodeFont = () => unicodeFonts() !== null;
 
 export function addPage(doc: Doc): void {
   doc.addPage({ size: 'A4', margin: MARGIN });
@@ -59,6 +112,19 @@ const representable = (ch: string) => {
 };
 
 export function printable(text: string): string {
+  const u = unicodeFonts();
+  if (u) {
+    // Control characters and unpaired surrogates never reach the PDF; variation selectors and
+    // zero-width joiners of emoji sequences are dropped with the emoji they belong to.
+    let out = '';
+    for (const ch of text.replace(/[\t\r\n]+/g, ' ').normalize('NFC')) {
+      const cp = ch.codePointAt(0)!;
+      if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp <= 0xdfff)) continue;
+      if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
+      out += u.covers(cp) ? ch : '?';
+    }
+    return out;
+  }
   let out = '';
   for (const ch of text.replace(/[\t\r\n]+/g, ' ')) {
     if (representable(ch)) out += ch;
@@ -85,7 +151,7 @@ export interface TextOpts {
 export function text(doc: Doc, value: string, x: number, y: number, o: TextOpts = {}): number {
   const size = o.size ?? 10;
   const width = o.width ?? A4.width - MARGIN - x;
-  doc.font(o.font ?? 'Helvetica').fontSize(size).fillColor(o.color ?? 'black');
+  doc.font(fontName(ROLE[o.font ?? 'Helvetica'])).fontSize(size).fillColor(o.color ?? 'black');
   const opts = { width, align: o.align ?? 'left', height: size * 1.25 * (o.lines ?? 1), ellipsis: true, lineGap: 0 } as const;
   const s = printable(value);
   const h = Math.min(doc.heightOfString(s, opts), opts.height);
@@ -96,12 +162,12 @@ export function text(doc: Doc, value: string, x: number, y: number, o: TextOpts 
 /** Large diagonal, semi-transparent word across the page (VOID, CANCELLED). */
 export function stamp(doc: Doc, word: string): void {
   const { width, height } = doc.page;
-  const size = word.length > 5 ? 90 : 150;
+  const size = word.length > 9 ? 70 : word.length > 5 ? 90 : 150;
   doc.save();
   doc.rotate(-40, { origin: [width / 2, height / 2] });
-  doc.font('Helvetica-Bold').fontSize(size).fillColor(RED).fillOpacity(0.3);
+  doc.font(fontName('bold')).fontSize(size).fillColor(RED).fillOpacity(0.3);
   // Wider than the page so rotation never wraps the word; drawn without flowing to a new page.
-  doc.text(word, -width / 2, height / 2 - size / 2, { width: width * 2, align: 'center', lineBreak: false });
+  doc.text(printable(word), -width / 2, height / 2 - size / 2, { width: width * 2, align: 'center', lineBreak: false });
   doc.restore();
   doc.fillOpacity(1);
 }

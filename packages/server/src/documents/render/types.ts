@@ -22,14 +22,18 @@ export interface RenderMuseum {
 }
 
 export interface TicketAdmission {
-  /** Ticket (product) title, e.g. "Adult admission". */
+  /** Ticket (product) title in the document's locale, e.g. "Erwachsene". */
   title: string;
-  /** Slot start (or first entry of a day ticket). */
+  /** Slot start (or the visit date's first entry for a day ticket). */
   start_at: Date;
+  /** Slot end, when the ticket has one (time-slot tickets): printed as "10:30–11:00". */
+  end_at?: Date | null;
+  /** What kind of admission: printed as a localized label, never as the raw type name. */
+  kind: 'time_slot' | 'normal' | 'event';
   /** Day tickets have no slot: only the date is printed. Default false. */
   day_ticket?: boolean;
-  /** Price category / kind shown under the title, e.g. "normal", "reduced", "Event". */
-  ticket_type: string;
+  /** Reduced price (the ticket has a discount): the page asks for proof of eligibility. */
+  reduced?: boolean;
   /** Price of this one admission (the order item's unit price). */
   price_cents: number;
   vat_pct: number;
@@ -37,25 +41,19 @@ export interface TicketAdmission {
   tax_included?: boolean;
   /** Canonical barcode string ("403421029763-5"); encoded in the 1D code and the QR code. */
   barcode: string;
-  /** A void admission stays in the PDF, stamped VOID, so a reprint shows what was cancelled. */
+  /** A void admission stays in the PDF, stamped CANCELLED, so a reprint shows what was cancelled. */
   status: 'valid' | 'void';
   attendee?: { name: string; surname: string } | null;
 }
 
 export interface TicketsPdfInput {
+  /** Language of every label, date and amount (src/i18n). */
+  locale: string;
   order: RenderOrderRef;
   museum: RenderMuseum;
   currency: string;
   /** One page each, in this order. An empty list is rejected (a PDF needs a page). */
   admissions: TicketAdmission[];
-}
-
-export interface InvoiceParty {
-  name: string;
-  /** Street, zip + city, country … one printed line each. */
-  address_lines: string[];
-  vat_id?: string | null;
-  email?: string | null;
 }
 
 export interface InvoiceLineInput {
@@ -71,21 +69,6 @@ export interface InvoiceLineInput {
   detail?: string | null;
 }
 
-export interface InvoicePdfInput {
-  invoice_number: string;
-  issued_at: Date;
-  /** Zone in which `issued_at` is printed as a date. */
-  time_zone: string;
-  seller: InvoiceParty;
-  buyer?: InvoiceParty | null;
-  /** Printed as "Order <id> / <reference>" when present. */
-  order?: { id: number; reference?: string | null } | null;
-  currency: string;
-  lines: InvoiceLineInput[];
-  /** Free text at the bottom, e.g. payment terms or "Paid". */
-  note?: string | null;
-}
-
 /** Per VAT rate, and overall. Computed by `computeInvoiceTotals` (see vat.ts for rounding). */
 export interface VatBucket {
   vat_pct: number;
@@ -93,8 +76,8 @@ export interface VatBucket {
   vat_cents: number;
   gross_cents: number;
 }
-export interface InvoiceTotals {
-  lines: Array<InvoiceLineInput & { net_cents: number; vat_cents: number; gross_cents: number }>;
+export interface InvoiceTotals<L extends InvoiceLineInput = InvoiceLineInput> {
+  lines: Array<L & { net_cents: number; vat_cents: number; gross_cents: number }>;
   by_rate: VatBucket[];
   net_cents: number;
   vat_cents: number;

@@ -28,7 +28,7 @@ export function lineAmounts(line: Pick<InvoiceLineInput, 'total_cents' | 'vat_pc
   return { net_cents: net, vat_cents: vat, gross_cents: net + vat };
 }
 
-export function computeInvoiceTotals(lines: InvoiceLineInput[]): InvoiceTotals {
+export function computeInvoiceTotals<L extends InvoiceLineInput>(lines: L[]): InvoiceTotals<L> {
   const out = lines.map((l) => ({ ...l, ...lineAmounts(l) }));
   const buckets = new Map<number, VatBucket>();
   for (const l of out) {

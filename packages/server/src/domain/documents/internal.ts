@@ -9,7 +9,7 @@ import { notFound } from '../errors.ts';
 import { hasRight, type Principal } from '../principal.ts';
 
 export type DocumentRow = typeof documents.$inferSelect;
-export type DocumentKind = 'ticket' | 'invoice' | 'confirmation' | 'attachment';
+export type DocumentKind = 'ticket' | 'invoice' | 'credit_note' | 'e_invoice' | 'confirmation' | 'attachment';
 export type DocumentStatus = 'processing' | 'available' | 'rejected' | 'expired';
 /** A document without its bytes (lists and metadata never load the content). */
 export type DocumentMeta = Omit<DocumentRow, 'content' | 'status'> & { status: DocumentStatus };

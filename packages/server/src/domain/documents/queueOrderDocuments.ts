@@ -7,25 +7,26 @@
 //   has Tour items, and always an invoice. Rows are unique per (order, kind): finalizing again
 //   (safe to repeat) finds them and flags nothing new.
 // - cancellation: the ticket and confirmation PDFs are rendered again, cancelled admissions
-//   stamped VOID (their barcodes are void). They answer 202 until the new PDF is stored, so a
-//   stale PDF showing cancelled tickets as valid is never handed out. The invoice is NOT
-//   re-issued: an issued invoice keeps its number and content (a credit note would be the
-//   accounting answer; it is not produced yet).
+//   stamped CANCELLED (their barcodes are void). They answer 202 until the new PDF is stored, so
+//   a stale PDF showing cancelled tickets as valid is never handed out. The invoice is never
+//   rendered again: an invoiced order gets a credit note for the cancelled items instead (its own
+//   number from the same sequence, referring to the invoice; ADR 0019).
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { documents } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { retentionEnd, statusAt, type DocumentKind, type DocumentSummary } from './internal.ts';
 
-const FILENAME: Record<Exclude<DocumentKind, 'attachment'>, (id: number | string) => string> = {
+type OrderKind = 'ticket' | 'invoice' | 'confirmation';
+const FILENAME: Record<OrderKind, (id: number | string) => string> = {
   ticket: (id) => `tickets-${id}.pdf`,
   invoice: (id) => `invoice-${id}.pdf`,
   confirmation: (id) => `confirmation-${id}.pdf`,
 };
 
 /** The generated documents of a finalized order, by the types of its items. */
-export function orderDocumentKinds(orderId: number | string, itemTypes: string[]): Array<{ kind: Exclude<DocumentKind, 'attachment'>; filename: string }> {
-  const kinds: Array<Exclude<DocumentKind, 'attachment'>> = [];
+export function orderDocumentKinds(orderId: number | string, itemTypes: string[]): Array<{ kind: OrderKind; filename: string }> {
+  const kinds: OrderKind[] = [];
   if (itemTypes.some((t) => t === 'Ticket' || t === 'Event')) kinds.push('ticket');
   if (itemTypes.some((t) => t === 'Tour')) kinds.push('confirmation');
   kinds.push('invoice');
@@ -61,12 +62,12 @@ export async function queueFinalizedOrderDocuments(
         renderPending: true,
       })),
     )
-    .onConflictDoNothing({ target: [documents.orderId, documents.kind], where: sql`${documents.kind} <> 'attachment'` })
+    .onConflictDoNothing({ target: [documents.orderId, documents.kind], where: sql`${documents.kind} in ('ticket', 'invoice', 'confirmation')` })
     .returning({ id: documents.id, kind: documents.kind, status: documents.status, filename: documents.filename, availableUntil: documents.availableUntil });
   return rows.map((r) => ({ id: r.id, kind: r.kind as DocumentKind, status: statusAt(r, now), filename: r.filename }));
 }
 
-export async function requeueOrderDocumentsAfterCancellation(tx: Tx, ctx: Ctx, orderId: number): Promise<void> {
+export async function requeueOrderDocumentsAfterCancellation(tx: Tx, ctx: Ctx, orderId: number, cancelledItemIds: number[]): Promise<void> {
   const now = ctx.clock.now();
   // A new generation: a render job still running for the old state cannot store its result.
   // The dispatcher adds the new render job after this commits (render_pending).
@@ -81,4 +82,26 @@ export async function requeueOrderDocumentsAfterCancellation(tx: Tx, ctx: Ctx, o
         sql`${documents.availableUntil} > ${now}`,
       ),
     );
+  if (cancelledItemIds.length === 0) return;
+  // An invoiced (finalized) order: a credit note for exactly these items. Its number is taken
+  // by the render job, like the invoice's (issueInvoice.ts), not here on the order path.
+  const [invoice] = await tx
+    .select({ accountId: documents.accountId, museumIds: documents.museumIds })
+    .from(documents)
+    .where(and(eq(documents.orderId, orderId), eq(documents.kind, 'invoice')));
+  if (!invoice) return;
+  await tx.insert(documents).values({
+    kind: 'credit_note',
+    orderId,
+    accountId: invoice.accountId,
+    museumIds: invoice.museumIds,
+    filename: `credit-note-${orderId}-${Math.min(...cancelledItemIds)}.pdf`,
+    contentType: 'application/pdf',
+    status: 'processing',
+    createdAt: now,
+    updatedAt: now,
+    availableUntil: retentionEnd(ctx, now),
+    renderPending: true,
+    itemIds: [...cancelledItemIds].sort((a, b) => a - b),
+  });
 }

@@ -1,14 +1,18 @@
 // Loads what a PDF renderer needs from the database and turns it into the renderers' plain input
 // (documents/render/types.ts). Runs outside any transaction; the render itself never touches the
-// database. Titles are printed in the instance's first locale (then any translation present).
+// database. Everything is in the customer's locale, else the instance's first (src/i18n); titles
+// fall back to the instance's locales, then any translation present.
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { barcodes, customers, eventDates, events, languages, museums, orderItems, orders, tickets, tours } from '../../db/schema/index.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
+import type { IssuedLine, IssuedParty } from '../../documents/invoice/types.ts';
 import type {
-  ConfirmationBooking, ConfirmationPdfInput, InvoicePdfInput, RenderMuseum, TicketAdmission, TicketsPdfInput,
+  ConfirmationBooking, ConfirmationPdfInput, RenderMuseum, TicketAdmission, TicketsPdfInput,
 } from '../../documents/render/types.ts';
+import { formatDate, formatSlot, resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../context.ts';
+import { localDateOf } from '../time.ts';
 
 type Item = typeof orderItems.$inferSelect;
 
@@ -37,10 +41,15 @@ export interface OrderRenderData {
   customer: typeof customers.$inferSelect | null;
   languageNames: Map<number, string>;
   dayTickets: Set<number>;
+  /** per order item of a time-slot ticket: the slot length in minutes */
+  slotMinutes: Map<number, number>;
+  /** order items of tickets with a discount: entry needs proof of eligibility */
+  reduced: Set<number>;
+  /** The language of the order's documents: the customer's, else the instance default. */
+  locale: string;
 }
 
 export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number): Promise<OrderRenderData | null> {
-  const L = ctx.config.locales;
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return null;
   const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
@@ -60,13 +69,19 @@ export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number)
       : [],
     order.customerId ? db.select().from(customers).where(eq(customers.id, order.customerId)) : [],
   ]);
+  const locale = resolveLocale(cust[0]?.locale, ctx.config.locales[0]);
+  const L = [locale, ...ctx.config.locales];
   const titles = new Map<number, string>();
   const dayTickets = new Set<number>();
+  const slotMinutes = new Map<number, number>();
+  const reduced = new Set<number>();
   for (const i of items) {
     if (i.ticketId) {
       const t = ts.find((x) => x.id === i.ticketId);
       titles.set(i.id, pick(t?.title, L));
       if (t?.ticketType === 'normal') dayTickets.add(i.id);
+      if (t?.entryDuration) slotMinutes.set(i.id, t.entryDuration);
+      if (t && t.discount > 0) reduced.add(i.id);
     } else if (i.eventDateId) titles.set(i.id, pick(ds.find((x) => x.id === i.eventDateId)?.title, L));
     else if (i.tourId) titles.set(i.id, pick(trs.find((x) => x.id === i.tourId)?.title, L));
   }
@@ -81,12 +96,20 @@ export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number)
     customer: cust[0] ?? null,
     languageNames: new Map(ls.map((l) => [l.id, l.name])),
     dayTickets,
+    slotMinutes,
+    reduced,
+    locale,
   };
 }
 
 const orderRef = (d: OrderRenderData) => ({ id: d.order.id, reference: d.order.reference, token: d.order.token, created_at: d.order.createdAt });
 
-/** One admission per barcode of every Ticket and Event item; cancelled items' codes print VOID. */
+const slotEnd = (d: OrderRenderData, i: Item) => {
+  const m = d.slotMinutes.get(i.id);
+  return m ? new Date(i.startAt.getTime() + m * 60_000) : null;
+};
+
+/** One admission per barcode of every Ticket and Event item; cancelled items' codes print void. */
 export function ticketsInput(d: OrderRenderData, currency: string): TicketsPdfInput {
   const admissions: TicketAdmission[] = d.items
     .filter((i) => i.type === 'Ticket' || i.type === 'Event')
@@ -94,16 +117,19 @@ export function ticketsInput(d: OrderRenderData, currency: string): TicketsPdfIn
       (d.codes.get(i.id) ?? []).map((c, n) => ({
         title: d.titles.get(i.id) ?? '',
         start_at: i.startAt,
+        end_at: slotEnd(d, i),
+        kind: i.type === 'Event' ? ('event' as const) : d.dayTickets.has(i.id) ? ('normal' as const) : ('time_slot' as const),
         day_ticket: d.dayTickets.has(i.id),
-        ticket_type: i.type === 'Event' ? 'Event' : d.dayTickets.has(i.id) ? 'normal' : 'time_slot',
+        reduced: d.reduced.has(i.id),
         price_cents: i.unitPriceCents,
         vat_pct: i.vatPct,
+        tax_included: i.taxIncluded,
         barcode: c.code,
         status: c.status === 'valid' && i.status === 'active' ? ('valid' as const) : ('void' as const),
         attendee: i.attendees?.[n] ?? null,
       })),
     );
-  return { order: orderRef(d), museum: d.museum, currency, admissions };
+  return { locale: d.locale, order: orderRef(d), museum: d.museum, currency, admissions };
 }
 
 export function confirmationInput(d: OrderRenderData, currency: string): ConfirmationPdfInput {
@@ -129,29 +155,39 @@ export function confirmationInput(d: OrderRenderData, currency: string): Confirm
   };
 }
 
-/** The invoice as issued at finalization: every item that was charged then. */
-export function invoiceInput(d: OrderRenderData, currency: string, number: number): InvoicePdfInput {
-  const c = d.customer;
-  const addr = c ? [c.institution, c.street, [c.zip, c.city].filter(Boolean).join(' '), c.country].filter((x): x is string => !!x) : [];
+/** An invoice line of an order item: title, when (as people write it) and amounts as charged. */
+export function invoiceLine(d: OrderRenderData, i: Item): IssuedLine {
+  const zone = d.museum.time_zone;
+  const detail = d.dayTickets.has(i.id) ? formatDate(d.locale, i.startAt, zone, 'medium') : formatSlot(d.locale, i.startAt, slotEnd(d, i), zone);
   return {
-    invoice_number: formatInvoiceNumber(number),
-    issued_at: d.order.finalizedAt ?? d.order.createdAt,
-    time_zone: d.museum.time_zone,
-    seller: { name: d.museum.title, address_lines: d.museum.location ? [d.museum.location] : [] },
-    buyer: c ? { name: `${c.name} ${c.surname}`, address_lines: addr, email: c.email } : null,
-    order: { id: d.order.id, reference: d.order.reference },
-    currency,
-    // Items cancelled before finalization were never charged; later cancellations do not change
-    // an issued invoice.
-    lines: d.items.filter((i) => i.status === 'active' || (i.cancelledAt && d.order.finalizedAt && i.cancelledAt > d.order.finalizedAt)).map((i) => ({
-      title: d.titles.get(i.id) ?? i.type,
-      quantity: i.quantity,
-      unit_price_cents: i.unitPriceCents,
-      total_cents: i.priceCents,
-      vat_pct: i.vatPct,
-      tax_included: i.taxIncluded,
-      detail: null,
-    })),
+    title: d.titles.get(i.id) || i.type,
+    detail,
+    quantity: i.quantity,
+    unit_price_cents: i.unitPriceCents,
+    total_cents: i.priceCents,
+    vat_pct: i.vatPct,
+    tax_included: i.taxIncluded,
+    service_date: localDateOf(i.startAt, zone),
+  };
+}
+
+/** Items charged by the invoice: those active at finalization (later cancellations do not change it). */
+export function invoicedItems(d: OrderRenderData): Item[] {
+  const fin = d.order.finalizedAt;
+  return d.items.filter((i) => i.status === 'active' || (i.cancelledAt && fin && i.cancelledAt > fin));
+}
+
+export function buyerOf(d: OrderRenderData): IssuedParty | null {
+  const c = d.customer;
+  if (!c) return null;
+  return {
+    name: [c.name, c.surname].filter(Boolean).join(' '),
+    institution: c.institution ?? null,
+    street: c.street ?? null,
+    zip: c.zip ?? null,
+    city: c.city ?? null,
+    country: c.country ?? null,
+    email: c.email ?? null,
   };
 }
 

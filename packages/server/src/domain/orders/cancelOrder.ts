@@ -54,8 +54,9 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
       .where(eq(orders.id, order.id));
     // One event per cancellation, whole or items: which items it cancelled travel with it.
     await recordEvent({ ...ctx, db: tx }, 'order.cancelled', { ...orderEventScope(order), data: { cancelled_item_ids: targets } });
-    // Finalized orders: their ticket/confirmation PDFs are rendered again with the void barcodes.
-    await requeueOrderDocumentsAfterCancellation(tx, ctx, order.id);
+    // Finalized orders: their ticket/confirmation PDFs are rendered again with the void barcodes,
+    // and a credit note for the cancelled items is queued (the invoice itself never changes).
+    await requeueOrderDocumentsAfterCancellation(tx, ctx, order.id, targets);
     return reload(tx, ctx, order.id);
   });
 }

@@ -4,11 +4,19 @@ import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 
 
 export const DocumentKind = Type.Union(
-  [Type.Literal('ticket'), Type.Literal('invoice'), Type.Literal('confirmation'), Type.Literal('attachment')],
+  [
+    Type.Literal('ticket'),
+    Type.Literal('invoice'),
+    Type.Literal('credit_note'),
+    Type.Literal('e_invoice'),
+    Type.Literal('confirmation'),
+    Type.Literal('attachment'),
+  ],
+  { description: 'credit_note: issued when items of an invoiced order are cancelled; e_invoice: the EN 16931 XML (CII) of an invoice or credit note.' },
 );
 export const DocumentStatus = Type.Union(
   [Type.Literal('processing'), Type.Literal('available'), Type.Literal('rejected'), Type.Literal('expired')],
-  { description: 'processing: being generated or virus-scanned (download answers 202); available; rejected by the virus scan or expired (download answers 410).' },
+  { description: 'processing: being generated or virus-scanned (download answers 202); available; rejected (by the virus scan, or an invoice refused for missing issuer settings: see rejection_reason) or expired (download answers 410).' },
 );
 
 export const DocumentOut = Type.Object({
@@ -21,7 +29,8 @@ export const DocumentOut = Type.Object({
   byte_size: Type.Integer(),
   status: DocumentStatus,
   sha256: Nullable(Type.String({ description: 'Hex SHA-256 of the bytes, once there are bytes.' })),
-  invoice_number: Nullable(Type.String({ description: 'Invoices only: gapless per instance.' })),
+  invoice_number: Nullable(Type.String({ description: 'Invoices and credit notes: one gapless sequence per instance (the e-invoice of each is named after it).' })),
+  rejection_reason: Nullable(Type.String({ description: 'Why a rejected document was rejected (virus signature, or the settings missing to issue an invoice).' })),
   created_at: Type.String(),
   updated_at: Type.String(),
   available_until: Type.String({ description: 'End of retention: afterwards the download answers 410.' }),

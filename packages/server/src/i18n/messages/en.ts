@@ -35,6 +35,7 @@ export const en = {
   'invoice.service_period': 'Dates of service: {from} to {to}',
   'invoice.vat_id': 'VAT ID: {id}',
   'invoice.tax_number': 'Tax number: {id}',
+  'invoice.anonymous_buyer': 'Private customer',
   'invoice.bill_to': 'Bill to',
   'invoice.col.description': 'Description',
   'invoice.col.qty': 'Qty',

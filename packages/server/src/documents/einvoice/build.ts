@@ -1,0 +1,126 @@
+// EN 16931 e-invoice (CII syntax, the one ZUGFeRD / Factur-X and XRechnung-CII build on) of an
+// issued invoice or credit note, made by @e-invoice-eu/core from its internal format (UBL-shaped
+// JSON). The library validates that input against its EN 16931 JSON schema (mandatory business
+// terms, code lists, formats) and throws on a violation; the Schematron business rules are not
+// run offline (docs/adr/0019-invoices-and-numbering.md lists which matter here).
+// Amounts are those of the PDF (render/vat.ts: rounded per line, sums of rounded lines), so the
+// XML and the PDF can never disagree. The order is paid when the invoice is issued: the gross
+// total is the prepaid amount (BT-113) and nothing is due (BT-115 = 0).
+import { InvoiceService, type Invoice } from '@e-invoice-eu/core';
+import { t } from '../../i18n/index.ts';
+import type { IssuedInvoice } from '../invoice/types.ts';
+import { computeInvoiceTotals } from '../render/vat.ts';
+
+export const E_INVOICE_FORMAT = 'CII';
+
+/** Integer cents as the decimal string EN 16931 amounts use ("12.5" style is fine, we write "12.50"). */
+const amount = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+/** A rate as EN 16931 writes it: "7", "19", "5.5". */
+const pct = (p: number) => String(Number(p.toFixed(2)));
+/**
+ * Net unit price (BT-146): the line's net per unit, rounded to the cent (the library, like most
+ * receivers, takes amounts with at most 2 decimals). The line net (BT-131) is the exact figure;
+ * EN 16931 does not require BT-131 = quantity × BT-146 (only PEPPOL's R120 does).
+ */
+const unitNet = (netCents: number, qty: number) => amount(Math.round(netCents / qty));
+
+const noLogs = { log() {}, warn() {}, error() {} };
+
+export function eInvoiceData(inv: IssuedInvoice): Invoice {
+  const cur = inv.currency;
+  const totals = computeInvoiceTotals(inv.lines);
+  const taxCat = (p: number) => ({ 'cbc:ID': p > 0 ? 'S' : 'Z', 'cbc:Percent': pct(p), 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
+  const s = inv.seller;
+  const b = inv.buyer;
+  const data = {
+    'ubl:Invoice': {
+      'cbc:CustomizationID': 'urn:cen.eu:en16931:2017',
+      'cbc:ID': inv.number,
+      'cbc:IssueDate': inv.issued_at.slice(0, 10),
+      'cbc:InvoiceTypeCode': inv.kind === 'credit_note' ? '381' : '380',
+      'cbc:DocumentCurrencyCode': cur,
+      'cbc:BuyerReference': inv.order.reference ?? String(inv.order.id),
+      'cac:InvoicePeriod': { 'cbc:StartDate': inv.service.from, 'cbc:EndDate': inv.service.to },
+      'cac:OrderReference': { 'cbc:ID': String(inv.order.id) },
+      ...(inv.refers_to
+        ? { 'cac:BillingReference': [{ 'cac:InvoiceDocumentReference': { 'cbc:ID': inv.refers_to.number, 'cbc:IssueDate': inv.refers_to.issued_at.slice(0, 10) } }] }
+        : {}),
+      'cac:AccountingSupplierParty': {
+        'cac:Party': {
+          ...(s.email ? { 'cbc:EndpointID': s.email, 'cbc:EndpointID@schemeID': 'EM' } : {}),
+          'cac:PartyName': { 'cbc:Name': s.name },
+          'cac:PostalAddress': {
+            'cbc:StreetName': s.street,
+            'cbc:CityName': s.city,
+            'cbc:PostalZone': s.zip,
+            'cac:Country': { 'cbc:IdentificationCode': s.country },
+          },
+          'cac:PartyTaxScheme': [
+            ...(s.vatId ? [{ 'cbc:CompanyID': s.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] : []),
+            ...(s.taxNumber ? [{ 'cbc:CompanyID': s.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'FC' } }] : []),
+          ],
+          'cac:PartyLegalEntity': { 'cbc:RegistrationName': s.name },
+        },
+      },
+      'cac:AccountingCustomerParty': {
+        'cac:Party': {
+          ...(b?.email ? { 'cbc:EndpointID': b.email, 'cbc:EndpointID@schemeID': 'EM' } : {}),
+          'cac:PostalAddress': {
+            ...(b?.street ? { 'cbc:StreetName': b.street } : {}),
+            ...(b?.city ? { 'cbc:CityName': b.city } : {}),
+            ...(b?.zip ? { 'cbc:PostalZone': b.zip } : {}),
+            'cac:Country': { 'cbc:IdentificationCode': b?.country ?? s.country },
+          },
+          'cac:PartyLegalEntity': { 'cbc:RegistrationName': b ? b.name : t(inv.locale, 'invoice.anonymous_buyer') },
+        },
+      },
+      'cac:Delivery': { 'cbc:ActualDeliveryDate': inv.service.from },
+      'cac:TaxTotal': [
+        {
+          'cbc:TaxAmount': amount(totals.vat_cents),
+          'cbc:TaxAmount@currencyID': cur,
+          'cac:TaxSubtotal': totals.by_rate.map((r) => ({
+            'cbc:TaxableAmount': amount(r.net_cents),
+            'cbc:TaxableAmount@currencyID': cur,
+            'cbc:TaxAmount': amount(r.vat_cents),
+            'cbc:TaxAmount@currencyID': cur,
+            'cac:TaxCategory': { ...taxCat(r.vat_pct), ...(r.vat_pct > 0 ? {} : { 'cbc:TaxExemptionReason': 'Zero rated' }) },
+          })),
+        },
+      ],
+      'cac:LegalMonetaryTotal': {
+        'cbc:LineExtensionAmount': amount(totals.net_cents),
+        'cbc:LineExtensionAmount@currencyID': cur,
+        'cbc:TaxExclusiveAmount': amount(totals.net_cents),
+        'cbc:TaxExclusiveAmount@currencyID': cur,
+        'cbc:TaxInclusiveAmount': amount(totals.gross_cents),
+        'cbc:TaxInclusiveAmount@currencyID': cur,
+        'cbc:PrepaidAmount': amount(totals.gross_cents),
+        'cbc:PrepaidAmount@currencyID': cur,
+        'cbc:PayableAmount': amount(0),
+        'cbc:PayableAmount@currencyID': cur,
+      },
+      'cac:InvoiceLine': totals.lines.map((l, i) => ({
+        'cbc:ID': String(i + 1),
+        'cbc:InvoicedQuantity': String(l.quantity),
+        'cbc:InvoicedQuantity@unitCode': 'C62',
+        'cbc:LineExtensionAmount': amount(l.net_cents),
+        'cbc:LineExtensionAmount@currencyID': cur,
+        'cac:InvoicePeriod': { 'cbc:StartDate': l.service_date, 'cbc:EndDate': l.service_date },
+        'cac:Item': {
+          ...(l.detail ? { 'cbc:Description': l.detail } : {}),
+          'cbc:Name': l.title,
+          'cac:ClassifiedTaxCategory': taxCat(l.vat_pct),
+        },
+        'cac:Price': { 'cbc:PriceAmount': unitNet(l.net_cents, l.quantity), 'cbc:PriceAmount@currencyID': cur },
+      })),
+    },
+  };
+  return data as unknown as Invoice;
+}
+
+/** The e-invoice XML; throws when the library's EN 16931 checks reject the data. */
+export async function renderEInvoiceXml(inv: IssuedInvoice): Promise<Buffer> {
+  const out = await new InvoiceService(noLogs).generate(eInvoiceData(inv), { format: E_INVOICE_FORMAT, lang: inv.locale, noWarnings: true });
+  return Buffer.from(typeof out === 'string' ? out : new TextDecoder().decode(out), 'utf8');
+}
