@@ -74,7 +74,7 @@ describe('atrium import (directory, dry run) and seed --remove-demo', () => {
 
   test('seed --remove-demo removes unbooked demo records and says what it kept and why', async () => {
     await seedDemo({ db: t.database.db, clock: t.clock });
-    const [{ id: ticket }] = await rows<{ id: number }>(sql`select record_id as id from catalog_keys where kind = 'ticket' and key = 'demo-kh-regular'`);
+    const ticket = (await rows<{ id: number }>(sql`select record_id as id from catalog_keys where kind = 'ticket' and key = 'demo-kh-regular'`))[0]!.id;
     const reseller = await t.token({ class: 'reseller' });
     // The first open day from the day after tomorrow (the Kunsthalle closes on Mondays).
     let ordered = false;

@@ -134,6 +134,48 @@ describe('import merges', () => {
     assert.equal((await rows(sql`select 1 from tickets`)).length, 3);
   });
 
+  test('seasons and closures in the file: recurrence skips the file closure; re-import is a no-op', async () => {
+    const doc = {
+      museums: [{
+        key: 'm2', title: en('Second'), time_zone: 'Europe/Berlin', opening_hours: { ...open },
+        opening_seasons: [{ start_date: '2027-07-01', end_date: '2027-08-31', hours: { ...open, thursday: '09:00-22:00' } }],
+      }],
+      events: [{ key: 'walk', museum: 'm2', title: en('Walk'), dates: [{ recurrence: { rrule: 'FREQ=DAILY;COUNT=3', start_date: '2027-04-01', start_time: '11:00' }, seats_max: 5 }] }],
+      closures: [{ key: 'walk-off', museum: 'm2', start_date: '2027-04-02', events: ['walk'], reason: 'guide ill' }],
+    };
+    const s = await importCatalogue(ctx, { document: doc });
+    assert.deepEqual(s.skipped, ['event walk 2027-04-02T11:00:00+02:00: guide ill']);
+    assert.equal(s.counts.closure.created, 1);
+    assert.equal(s.counts.opening_season.created, 1);
+    const walk = await idOf('event', 'walk');
+    const c = await rows<{ event_ids: number[]; starts_at: string }>(sql`select event_ids, to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as starts_at from closures where reason = 'guide ill'`);
+    assert.deepEqual(c[0]!.event_ids, [walk]);
+    assert.equal(c[0]!.starts_at, '2027-04-01 22:00'); // local midnight of 2 April (+02:00)
+    const season = await rows<{ hours: unknown[] }>(sql`select hours from opening_seasons where museum_id = ${await idOf('museum', 'm2')}`);
+    assert.deepEqual(season[0]!.hours[3], [540, 1320]);
+    const before = await snapshot();
+    const again = await importCatalogue(ctx, { document: doc });
+    assert.deepEqual(again.changes, []);
+    assert.deepEqual(await snapshot(), before);
+
+    const bad = structuredClone(doc) as typeof doc & { closures: Array<Record<string, unknown>> };
+    bad.closures = [
+      { key: 'x1', museum: 'm2', start_date: '2027-04-05', end_date: '2027-04-04' },
+      { key: 'x2', museum: 'm2', start_date: '2027-04-05', start_time: '25:00', tickets: ['nope'] },
+    ];
+    bad.museums[0]!.opening_seasons.push({ start_date: '2027-08-01', end_date: '2027-09-30', hours: { ...open } });
+    await assert.rejects(importCatalogue(ctx, { document: bad }), (e: Error & { errors?: string[] }) => {
+      assert.deepEqual([...e.errors!].sort(), [
+        'closures[0].end_date: end_date must not be before start_date',
+        'closures[1].start_time: "25:00" is not a time from 00:00 to 24:00 (HH:MM)',
+        'closures[1].tickets[0]: unknown ticket "nope"',
+        'museums[0].opening_seasons[1]: overlaps opening_seasons[0] (2027-07-01 to 2027-08-31)',
+      ]);
+      return true;
+    });
+    assert.deepEqual(await snapshot(), before);
+  });
+
   test('recurrence in the file: bad rules are positioned errors, and nothing is written', async () => {
     const before = await snapshot();
     const bad = catalogue();

@@ -9,6 +9,7 @@ import type { Tx } from '../../db/client.ts';
 import { catalogKeys, events, exhibitions, languages, museums, quotas, ticketQuotas, tickets, tourLanguages, tours } from '../../db/schema/index.ts';
 import { applyEventDates } from './dates.ts';
 import { applyOverrides } from './overrides.ts';
+import { applyClosures, applySeasons } from './schedules.ts';
 import type { Plan } from './plan.ts';
 import { record, type Kind, type Summary } from './report.ts';
 
@@ -55,7 +56,8 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
       if (row) {
         const fields = Object.keys(values).filter((k) => canon(values[k]) !== canon(row[k]));
         if (fields.length) {
-          await tx.update(table).set({ ...values, updatedAt: now } as never).where(eq(table.id, id));
+          const stamp = 'updatedAt' in table && table.updatedAt ? { updatedAt: now } : {};
+          await tx.update(table).set({ ...values, ...stamp } as never).where(eq(table.id, id));
           record(summary, kind, key, 'update', fields.map(snake));
         } else record(summary, kind, key, 'unchanged');
         return id;
@@ -96,7 +98,11 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
   }
 
   const museumIds = new Map<string, number>();
-  for (const m of plan.museums) museumIds.set(m.key, await upsert('museum', m.key, museums as Keyed, m.values));
+  for (const m of plan.museums) {
+    const id = await upsert('museum', m.key, museums as Keyed, m.values);
+    museumIds.set(m.key, id);
+    await applySeasons(applier, m.key, id, m.seasons);
+  }
 
   const exhibitionIds = new Map<string, number>();
   for (const e of plan.exhibitions) {
@@ -110,24 +116,27 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
     await applyOverrides(applier, q.key, id, q.overrides);
   }
 
+  const ticketIds = new Map<string, number>();
   for (const t of plan.tickets) {
     const id = await upsert('ticket', t.key, tickets as Keyed, {
       ...t.values,
       museumId: museumIds.get(t.museum),
       exhibitionIds: ids(exhibitionIds, t.exhibitions),
     });
+    ticketIds.set(t.key, id);
     await replaceLinks(applier, 'ticket', t.key, ticketQuotas, ticketQuotas.ticketId, ticketQuotas.quotaId, id, ids(quotaIds, t.quotas), 'quotas', (quotaId) => ({ ticketId: id, quotaId }));
   }
 
+  const eventIds = new Map<string, number>();
   for (const e of plan.events) {
-    const eventId = await upsert('event', e.key, events as Keyed, {
+    eventIds.set(e.key, await upsert('event', e.key, events as Keyed, {
       ...e.values,
       museumId: museumIds.get(e.museum),
       exhibitionId: e.exhibition ? exhibitionIds.get(e.exhibition) : null,
-    });
-    await applyEventDates(applier, e, { eventId, museumId: museumIds.get(e.museum)!, zone: plan.zones.get(e.museum) ?? 'UTC', languageIds });
+    }));
   }
 
+  const tourIds = new Map<string, number>();
   for (const t of plan.tours) {
     const id = await upsert('tour', t.key, tours as Keyed, {
       ...t.values,
@@ -135,6 +144,13 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
       exhibitionId: t.exhibition ? exhibitionIds.get(t.exhibition) : null,
     });
     await replaceLinks(applier, 'tour', t.key, tourLanguages, tourLanguages.tourId, tourLanguages.languageId, id, ids(languageIds, t.languages), 'languages', (languageId) => ({ tourId: id, languageId }));
+    tourIds.set(t.key, id);
+  }
+
+  // Closures before event dates: a recurrence skips the file's closures too.
+  await applyClosures(applier, plan, { museums: museumIds, tickets: ticketIds, quotas: quotaIds, events: eventIds, tours: tourIds });
+  for (const e of plan.events) {
+    await applyEventDates(applier, e, { eventId: eventIds.get(e.key)!, museumId: museumIds.get(e.museum)!, zone: plan.zones.get(e.museum) ?? 'UTC', languageIds });
   }
   return applier;
 }

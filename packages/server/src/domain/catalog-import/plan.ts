@@ -3,7 +3,7 @@
 // applyCatalogue. Every optional field is spelled out with its default, because the file is
 // declarative: a field removed from the file returns to its default on the next import.
 // What the file does not name at all is left alone (apply.ts; --prune is prune.ts).
-import type { eventDates, events, exhibitions, museums, quotas, tickets, tours } from '../../db/schema/index.ts';
+import type { eventDates, events, exhibitions, museums, quotas, tickets, tours, WeeklyHours } from '../../db/schema/index.ts';
 import { isValidDate } from '../time.ts';
 import type { Path } from './source.ts';
 
@@ -14,7 +14,21 @@ type Values<T extends { $inferInsert: unknown }, Omitted extends string> = Omit<
 
 export interface Plan {
   languages: Array<{ code: string; name: string }>;
-  museums: Array<{ key: string; values: Values<typeof museums, never> }>;
+  museums: Array<{
+    key: string;
+    values: Values<typeof museums, never>;
+    /** The museum's opening seasons, or null when the file does not give them (then left alone). */
+    seasons: Array<{ startDate: string; endDate: string; hours: WeeklyHours }> | null;
+  }>;
+  closures: Array<{
+    key: string;
+    museum: string;
+    tickets: string[];
+    quotas: string[];
+    events: string[];
+    tours: string[];
+    values: { startDate: string; endDate: string; startTime: number | null; endTime: number | null; reason: string | null };
+  }>;
   exhibitions: Array<{ key: string; museum: string; values: Values<typeof exhibitions, 'museumId'> }>;
   quotas: Array<{
     key: string;
@@ -56,7 +70,7 @@ export interface Plan {
 }
 
 export function emptyPlan(): Plan {
-  return { languages: [], museums: [], exhibitions: [], quotas: [], tickets: [], events: [], tours: [], resellerRefs: [], zones: new Map() };
+  return { languages: [], museums: [], exhibitions: [], quotas: [], tickets: [], events: [], tours: [], closures: [], resellerRefs: [], zones: new Map() };
 }
 
 /** Collects issues; `at(path)` binds a record's path so rule code stays short. */

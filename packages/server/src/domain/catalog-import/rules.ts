@@ -17,6 +17,8 @@ export interface Refs {
   exhibitionMuseum: Map<string, string>;
   quotaMuseum: Map<string, string>;
   quotaKind: Map<string, 'slot' | 'day'>;
+  /** "tickets/<key>", "quotas/<key>", "events/<key>", "tours/<key>" → museum key (closure scopes). */
+  productMuseum: Map<string, string>;
 }
 
 export function validZone(zone: string): boolean {
@@ -44,14 +46,33 @@ export function checkLanguages(items: Doc['languages'], ok: Ok, issues: Issues, 
   });
 }
 
-function hoursOf(issues: Issues, path: Path, m: MuseumDoc): Array<[number, number] | null> {
+function hoursOf(issues: Issues, path: Path, week: MuseumDoc['opening_hours']): Array<[number, number] | null> {
   return WEEKDAYS.map((day) => {
-    const v = m.opening_hours[day];
+    const v = week[day];
     if (v === undefined) return null;
     const h = parseHours(v);
-    if (h === undefined) issues.add([...path, 'opening_hours', day], `"${v}" is not opening hours: use "10:00-18:00" or closed`);
+    if (h === undefined) issues.add([...path, day], `"${v}" is not opening hours: use "10:00-18:00" or closed`);
     return h ?? null;
   });
+}
+
+/** Dated seasons of a museum: valid ranges that do not overlap each other. */
+function seasonsOf(issues: Issues, path: Path, m: MuseumDoc): Plan['museums'][number]['seasons'] {
+  if (m.opening_seasons === undefined) return null;
+  const out = m.opening_seasons.map((s, j) => {
+    const at = [...path, 'opening_seasons', j];
+    const start = checkDate(issues.at(at), ['start_date'], s.start_date);
+    const end = checkDate(issues.at(at), ['end_date'], s.end_date);
+    if (start && end && end < start) issues.add([...at, 'end_date'], 'end_date must not be before start_date');
+    return { startDate: start ?? '', endDate: end ?? '', hours: hoursOf(issues, [...at, 'hours'], s.hours), j };
+  });
+  const sorted = out.filter((s) => s.startDate && s.endDate).sort((a, b) => (a.startDate < b.startDate ? -1 : 1));
+  for (let k = 1; k < sorted.length; k++) {
+    if (sorted[k]!.startDate <= sorted[k - 1]!.endDate) {
+      issues.add([...path, 'opening_seasons', sorted[k]!.j], `overlaps opening_seasons[${sorted[k - 1]!.j}] (${sorted[k - 1]!.startDate} to ${sorted[k - 1]!.endDate})`);
+    }
+  }
+  return out.map(({ j: _j, ...s }) => s);
 }
 
 export function checkMuseums(items: Doc['museums'], ok: Ok, issues: Issues, plan: Plan): void {
@@ -78,9 +99,10 @@ export function checkMuseums(items: Doc['museums'], ok: Ok, issues: Issues, plan
         description: m.description ?? null,
         timeZone: m.time_zone,
         location: m.location ?? null,
-        openingHours: hoursOf(issues, path, m),
+        openingHours: hoursOf(issues, [...path, 'opening_hours'], m.opening_hours),
         openingExceptions: exceptions,
       },
+      seasons: seasonsOf(issues, path, m),
     });
   });
 }

@@ -40,6 +40,8 @@ const selling = {
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
+const Week = Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, opt(Hours)])), strict);
+
 const Language = Type.Object({ code: Type.String({ minLength: 2, maxLength: 10 }), name: Type.String({ minLength: 1 }) }, strict);
 
 const Museum = Type.Object(
@@ -47,8 +49,10 @@ const Museum = Type.Object(
     key: Key,
     ...described,
     time_zone: Type.String(),
-    opening_hours: Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, opt(Hours)])), strict),
+    opening_hours: Week,
     opening_exceptions: opt(Type.Record(Type.String(), Hours)),
+    /** Weekly hours that replace opening_hours from start_date to end_date; when given, the museum's seasons are these. */
+    opening_seasons: opt(Type.Array(Type.Object({ start_date: DateText, end_date: DateText, hours: Week }, strict))),
     location: opt(
       Type.Object(
         {
@@ -167,6 +171,24 @@ const Tour = Type.Object(
   strict,
 );
 
+/** A closed period (API.md §13 in docs): the whole museum, or only the products and quotas it names by key. */
+const Closure = Type.Object(
+  {
+    key: Key,
+    museum: Key,
+    start_date: DateText,
+    end_date: opt(DateText),
+    start_time: opt(Type.String()),
+    end_time: opt(Type.String()),
+    tickets: opt(Type.Array(Key)),
+    quotas: opt(Type.Array(Key)),
+    events: opt(Type.Array(Key)),
+    tours: opt(Type.Array(Key)),
+    reason: opt(nullable(Type.String({ maxLength: 500 }))),
+  },
+  strict,
+);
+
 export const CatalogueDocument = Type.Object(
   {
     languages: opt(Type.Array(Language)),
@@ -176,6 +198,7 @@ export const CatalogueDocument = Type.Object(
     tickets: opt(Type.Array(Ticket)),
     events: opt(Type.Array(Event)),
     tours: opt(Type.Array(Tour)),
+    closures: opt(Type.Array(Closure)),
   },
   strict,
 );
@@ -185,4 +208,5 @@ export type MuseumDoc = Static<typeof Museum>;
 export type TicketDoc = Static<typeof Ticket>;
 export type EventDoc = Static<typeof Event>;
 export type EventDateDoc = Static<typeof EventDate>;
+export type ClosureDoc = Static<typeof Closure>;
 export type TourDoc = Static<typeof Tour>;

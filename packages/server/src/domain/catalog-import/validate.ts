@@ -4,6 +4,7 @@
 import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
 import { emptyPlan, Issues, type Plan } from './plan.ts';
+import { checkClosures } from './rules-closures.ts';
 import { checkProducts } from './rules-products.ts';
 import { checkExhibitions, checkLanguages, checkMuseums, checkQuotas, type Refs } from './rules.ts';
 import { CatalogueDocument } from './schema.ts';
@@ -83,7 +84,7 @@ function schemaIssues(value: unknown): Issue[] {
   return out;
 }
 
-const SECTIONS = ['museums', 'exhibitions', 'quotas', 'tickets', 'events', 'tours'] as const;
+const SECTIONS = ['museums', 'exhibitions', 'quotas', 'tickets', 'events', 'tours', 'closures'] as const;
 
 function keyed(v: unknown): v is { key: string; museum?: unknown; kind?: unknown } {
   return typeof v === 'object' && v !== null && typeof (v as { key?: unknown }).key === 'string';
@@ -108,7 +109,7 @@ export function validateCatalogue(value: unknown, today = new Date().toISOString
 
   // Keys of every record, even structurally broken ones, so that one bad record does not also
   // produce "unknown" errors at each place that names it.
-  const refs: Refs = { languages: new Set(), museumZone: new Map(), exhibitionMuseum: new Map(), quotaMuseum: new Map(), quotaKind: new Map() };
+  const refs: Refs = { languages: new Set(), museumZone: new Map(), exhibitionMuseum: new Map(), quotaMuseum: new Map(), quotaKind: new Map(), productMuseum: new Map() };
   list('languages').forEach((l, i) => {
     const code = (l as { code?: unknown })?.code;
     if (typeof code !== 'string') return;
@@ -127,6 +128,7 @@ export function validateCatalogue(value: unknown, today = new Date().toISOString
       const museum = typeof r.museum === 'string' ? r.museum : '';
       if (section === 'museums') refs.museumZone.set(r.key, String((r as { time_zone?: unknown }).time_zone ?? 'UTC'));
       if (section === 'exhibitions') refs.exhibitionMuseum.set(r.key, museum);
+      if (section === 'tickets' || section === 'quotas' || section === 'events' || section === 'tours') refs.productMuseum.set(`${section}/${r.key}`, museum);
       if (section === 'quotas') {
         refs.quotaMuseum.set(r.key, museum);
         if (r.kind === 'slot' || r.kind === 'day') refs.quotaKind.set(r.key, r.kind);
@@ -150,6 +152,7 @@ export function validateCatalogue(value: unknown, today = new Date().toISOString
     tickets: [],
     events: [],
     tours: [],
+    closures: [],
     ...Object.fromEntries(Object.entries(doc).filter(([, v]) => Array.isArray(v))),
   } as Required<CatalogueDocument>;
   checkLanguages(full.languages, ok, issues, plan);
@@ -157,5 +160,6 @@ export function validateCatalogue(value: unknown, today = new Date().toISOString
   checkExhibitions(full.exhibitions, ok, issues, plan, refs);
   checkQuotas(full.quotas, ok, issues, plan, refs);
   checkProducts(full, ok, issues, plan, refs, today);
+  checkClosures(full.closures, ok, issues, plan, refs);
   return { issues: issues.list, plan };
 }
