@@ -30,7 +30,7 @@ export async function docs(app: FastifyInstance) {
         },
       },
     },
-    transformObject: ({ openapiObject }) => shapeDocument(openapiObject as Record<string, any>) as typeof openapiObject,
+    transformObject: (doc) => ('openapiObject' in doc ? shapeDocument(doc.openapiObject as Record<string, any>) : doc.swaggerObject) as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   // Document which token classes may call each route.
