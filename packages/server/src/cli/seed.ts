@@ -33,7 +33,8 @@ export function seedCommands(program: Command) {
           await withDatabase(async (ctx) => {
             const summary = await removeDemo(ctx);
             const removed = Object.values(summary.counts).reduce((n, c) => n + c.removed, 0);
-            process.stdout.write(removed || summary.kept.length ? `demo catalogue removed:\n${formatSummary(summary, true, 1_000)}` : 'no demo catalogue to remove\n');
+            const head = summary.kept.length ? `demo catalogue: ${removed} records removed, ${summary.kept.length} kept` : `demo catalogue removed (${removed} records)`;
+            process.stdout.write(removed || summary.kept.length ? `${head}:\n${formatSummary(summary, true, 1_000)}` : 'no demo catalogue to remove\n');
           });
           return;
         }

@@ -66,6 +66,13 @@ describe('recurring event dates', () => {
     assert.deepEqual(r2.json().skipped.map((s: { start_time: string }) => s.start_time), ['2027-03-21T09:00:00+01:00']);
   });
 
+  test('UNTIL as a date alone includes that day', async () => {
+    const e = await f.event(db, { museumId: m.id });
+    const res = await post(e.id, { recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=TU,WE;UNTIL=20270512', start_date: '2027-05-04', start_time: '19:00', seats: 9 } });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(res.json().dates.map((d: { start_time: string }) => d.start_time), ['2027-05-04T19:00:00+02:00', '2027-05-05T19:00:00+02:00', '2027-05-11T19:00:00+02:00', '2027-05-12T19:00:00+02:00']);
+  });
+
   test('exactly 1,000 occurrences are accepted; 1,001 or an endless rule are a 422 that writes nothing', async () => {
     const e = await f.event(db, { museumId: m.id });
     const rule = (n: number) => ({ recurrence: { rrule: `FREQ=DAILY;COUNT=${n}`, start_date: '2027-03-02', start_time: '11:00', seats: 10 } });

@@ -67,7 +67,7 @@ export async function createRecurringEventDates(ctx: Ctx, input: RecurringDatesI
       active: input.active ?? true,
     };
     if (d.seats_max === undefined) problems.push('recurrence.seats is required (the seats of every date)');
-    problems.push(...eventDateRules(found.zone, d).map((m) => m.replace(/^seats_max\b/, 'recurrence.seats').replace(/^duration\b/, 'recurrence.duration')));
+    problems.push(...eventDateRules(found.zone, { ...d, seats_max: d.seats_max ?? 0 }).map((m) => m.replace(/^seats_max\b/, 'recurrence.seats').replace(/^duration\b/, 'recurrence.duration')));
     if (d.language_id) problems.push(...(await languageRefs(tx, [d.language_id])));
     failIfAny('dates', problems);
     const plan = await planRecurringDates(tx, {

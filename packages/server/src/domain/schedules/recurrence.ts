@@ -131,6 +131,9 @@ export function expandRecurrence(spec: RecurrenceSpec, field = 'rrule'): Occurre
   if (options.until && /UNTIL=\d{8}T\d{6}Z/.test(body)) {
     const u = options.until;
     options.until = new Date(floating(localDateOf(u, spec.zone), localMinutesOf(u, spec.zone)) + u.getUTCSeconds() * 1000);
+  } else if (options.until && /UNTIL=\d{8}(;|$)/.test(body)) {
+    // A date alone means up to and including that day (RFC 5545 compares UNTIL inclusively).
+    options.until = new Date(options.until.getTime() + 86_399_000);
   }
   const dtstart = new Date(floating(spec.startDate, spec.startMinutes));
   const horizon = new Date(floating(addDays(spec.startDate, HORIZON_DAYS), 0));
