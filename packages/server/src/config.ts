@@ -32,6 +32,10 @@ export interface Config {
   maxConnections: number;
   /** Open connections per client address; more are closed at accept (0 = off). */
   maxConnectionsPerAddress: number;
+  /** Live reservations plus pending orders per account (0 = no count limit; ADR 0016). */
+  holdLimitCount: number;
+  /** Percent of a slot's or day's capacity one account may hold unsold (100 = off). */
+  holdLimitShare: number;
   /** Group commit of new orders (ADR 0010): most orders per batch (1 = off; at most 64). */
   orderBatchMax: number;
   /** Batches of new orders written at the same time. */
@@ -194,6 +198,10 @@ export function loadConfig(env: Env = process.env): Config {
     // Below the usual 20,000+ file descriptors of a service, with room for the pool and files.
     maxConnections: int(env, 'ATRIUM_MAX_CONNECTIONS', 4096, 0, 1_000_000),
     maxConnectionsPerAddress: int(env, 'ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    // Hoarding (domain/capacity/holdLimits.ts): no partner may park more than a quarter of a
+    // slot in holds, nor keep more than 20 holds and pending orders open at once.
+    holdLimitCount: int(env, 'ATRIUM_HOLD_LIMIT_COUNT', 20, 0, 100_000),
+    holdLimitShare: int(env, 'ATRIUM_HOLD_LIMIT_SHARE', 25, 1, 100),
     // 64: beyond that many subtransactions PostgreSQL's per-backend cache of their ids overflows
     // and every other session's snapshots get slower.
     orderBatchMax: int(env, 'ATRIUM_ORDER_BATCH_MAX', 32, 1, 64),

@@ -27,9 +27,13 @@ export async function testApp(
   opts: { env?: Record<string, string>; now?: string | Date; testing?: Ctx['testing'] } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
-  // Test files send hundreds of requests a second from one address; the default rate limits
-  // have their own tests (test/ops/rate-limit.test.ts), which set or clear these.
-  const unlimited = { ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0' };
+  // Test files send hundreds of requests a second from one address, and hold whole slots; the
+  // default rate and hold limits have their own tests (test/ops/rate-limit.test.ts,
+  // test/http/limits-holds.test.ts), which set or clear these.
+  const unlimited = {
+    ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0',
+    ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0',
+  };
   // An invoice issuer (src/documents/settings.ts): without one, invoices are refused; the tests of
   // that refusal override these with empty values.
   const issuer = { ATRIUM_ISSUER_NAME: 'Test Museum gGmbH', ATRIUM_ISSUER_STREET: 'Teststr. 1', ATRIUM_ISSUER_ZIP: '10115', ATRIUM_ISSUER_CITY: 'Berlin', ATRIUM_ISSUER_VAT_ID: 'DE999999999' };

@@ -5,6 +5,7 @@ export * from './booking.ts';
 export * from './imports.ts';
 export * from './requests.ts';
 export * from './documents.ts';
+export * from './gdpr.ts';
 export * from './events.ts';
 export * from './schedules.ts';
 export * from './entry.ts';

@@ -7,3 +7,4 @@ export { releaseCapacity } from './releaseCapacity.ts';
 export { confirmCapacity } from './confirmCapacity.ts';
 export { eventDateSeatsBooked } from './eventDateSeatsBooked.ts';
 export { sweepExpiredAllocations } from './sweepExpired.ts';
+export { checkHoldLimits } from './holdLimits.ts';

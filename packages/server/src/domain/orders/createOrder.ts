@@ -9,7 +9,7 @@ import { and, eq, is, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { orders } from '../../db/schema/index.ts';
-import { resolveClaims } from '../capacity/index.ts';
+import { checkHoldLimits, resolveClaims } from '../capacity/index.ts';
 import { lockKey } from '../capacity/locks.ts';
 import type { Ctx } from '../context.ts';
 import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
@@ -73,6 +73,11 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
     throw new DomainError('TOTAL_MISMATCH', `total ${input.total} does not match the sum of the items (${total} cents)`);
   }
   const resolved = await resolveClaims(ctx.db, ctx, items.map((i) => i.claim));
+  // A pending order holds capacity like a reservation (the holds it consumes are replaced);
+  // a finalized one is a sale and never limited, so the group-commit path is untouched.
+  if (input.finalize !== true) {
+    await checkHoldLimits(ctx.db, ctx, resolved, { exceptReservationTokens: items.flatMap((i) => i.reservationTokens) });
+  }
   const order: Omit<PlaceOrder, 'customerId' | 'reservationIds'> = {
     accountId,
     foreignId: foreignId ?? null,

@@ -5,7 +5,7 @@ import { rowFromJson, rowToJson } from '../../db/json.ts';
 import { reservations } from '../../db/schema/index.ts';
 import { eventDateById, ticketById } from '../capacity/catalog.ts';
 import { newSecret } from '../accounts/tokens.ts';
-import { claimErrors, claimSpec, resolveClaims, type Claim } from '../capacity/index.ts';
+import { checkHoldLimits, claimErrors, claimSpec, resolveClaims, type Claim } from '../capacity/index.ts';
 import { isBookableBy, type Sellable } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
@@ -39,6 +39,7 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
   // Checked against the catalogue before any write (master data from the process memo): an
   // invalid hold writes nothing, and day tickets are normalised to their first entry.
   const [resolved] = await resolveClaims(ctx.db, ctx, [claim]);
+  await checkHoldLimits(ctx.db, ctx, [resolved!]);
   // The row and its claim in one statement (reservation_place, migration 0010): the slot lock
   // is held for that statement's claim and commit only, as for orders (ADR 0009).
   const payload = {

@@ -4,7 +4,7 @@
 // rolls back to the unchanged hold.
 import { eq } from 'drizzle-orm';
 import { reservations } from '../../db/schema/index.ts';
-import { claimCapacity } from '../capacity/index.ts';
+import { checkHoldLimits, claimCapacity, resolveClaims, type Claim } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
 import { expired, isLive, lockOwnRows } from './internal.ts';
 import { museumZoneOf, toView, type ReservationView } from './view.ts';
@@ -15,15 +15,19 @@ export async function updateReservation(ctx: Ctx, input: { token: string; quanti
     const now = ctx.clock.now();
     if (!isLive(r!, now)) throw expired();
     const expiresAt = new Date(Math.min(now.getTime() + ctx.config.holdMinutes * 60_000, r!.lifetimeEndsAt.getTime()));
+    const claim: Claim =
+      r!.ticketId !== null
+        ? { kind: 'ticket', ticketId: r!.ticketId, startAt: r!.startAt, quantity: input.quantity }
+        : { kind: 'event_date', eventDateId: r!.eventDateId!, quantity: input.quantity };
+    // Growing a hold is holding more: the per-account limits apply (this hold's own old
+    // quantity is replaced, not added).
+    if (input.quantity > r!.quantity) await checkHoldLimits(tx, ctx, await resolveClaims(tx, ctx, [claim]), { exceptReservationTokens: [r!.token] });
     await claimCapacity(
       tx,
       ctx,
       [
         {
-          claim:
-            r!.ticketId !== null
-              ? { kind: 'ticket', ticketId: r!.ticketId, startAt: r!.startAt, quantity: input.quantity }
-              : { kind: 'event_date', eventDateId: r!.eventDateId!, quantity: input.quantity },
+          claim,
           holder: { reservationId: r!.id },
           expiresAt,
         },
