@@ -49,6 +49,7 @@ program
 seedCommands(program);
 importCommands(program);
 tokenCommands(program);
+(await import('./customer.ts')).customerCommands(program);
 (await import('./backup.ts')).backupCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
-// Customers (spec 2.2, 2.3; API.md §8). Users need customers:read / customers:write and see every
-// customer; resellers create and update customers and see only their own.
+// Customers (spec 2.2, 2.3; API.md §8). Users need customers:read / customers:write and see the
+// customers of their museum scope; resellers see only their own (domain/customers/scope.ts).
+// Staff also export and erase a person (GDPR; docs/operations.md, "GDPR export and erase").
 import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tokenOnly } from '../../access.ts';
@@ -9,10 +10,15 @@ import { createCustomer } from '../../../domain/customers/createCustomer.ts';
 import { getCustomer } from '../../../domain/customers/getCustomer.ts';
 import { listCustomers } from '../../../domain/customers/listCustomers.ts';
 import { updateCustomer } from '../../../domain/customers/updateCustomer.ts';
+import { eraseCustomer } from '../../../domain/gdpr/eraseCustomer.ts';
+import { exportCustomer } from '../../../domain/gdpr/exportCustomer.ts';
+import { CustomerErasure, CustomerExport } from '../../schemas/gdpr.ts';
 
 const write = tokenOnly(['user', 'reseller'], ['customers', 'write']);
 const read = tokenOnly(['user', 'reseller'], ['customers', 'read']);
 const tags = ['customers'];
+const staffRead = tokenOnly(['user'], ['customers', 'read']);
+const staffWrite = tokenOnly(['user'], ['customers', 'write']);
 
 export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -78,6 +84,34 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ customer: await getCustomer(req.ctx, { ref: req.params.id }) }),
+  );
+
+  app.get(
+    '/customers/:id/export',
+    {
+      config: { access: staffRead, cache: 'live' },
+      schema: {
+        tags,
+        summary: 'GDPR export: everything stored about the person (customer, orders, requests, attendees, contacts, document metadata)',
+        params: CustomerParam,
+        response: { 200: CustomerExport, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (req) => ({ export: await exportCustomer(req.ctx, { ref: req.params.id }) }),
+  );
+
+  app.post(
+    '/customers/:id/erase',
+    {
+      config: { access: staffWrite, cache: 'live' },
+      schema: {
+        tags,
+        summary: 'GDPR erasure: anonymise the person everywhere; invoices are kept as tax law requires (named in the answer)',
+        params: CustomerParam,
+        response: { 200: CustomerErasure, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (req) => ({ erasure: await eraseCustomer(req.ctx, { ref: req.params.id }) }),
   );
 
   app.get(
