@@ -37,6 +37,10 @@ export function jsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // go~mus clients send `Content-Type: application/json` with no body on body-less POSTs
+    // (finalize, accept): that is no body, not a malformed one. Routes that need a body still
+    // refuse its absence through their schema (422).
+    if ((body as string).trim() === '') return done(null, undefined);
     parse(req, body as string, (err, value) => {
       if (err) return done(err, undefined);
       if (ESCAPED_SURROGATE.test(body as string)) {

@@ -12,7 +12,8 @@ export interface ListTicketsInput extends ListInput {
   by_museum_ids?: number[] | undefined;
   by_ticket_ids?: number[] | undefined;
   by_exhibition_ids?: number[] | undefined;
-  by_ticket_type?: 'time_slot' | 'normal' | undefined;
+  /** `annual` matches nothing: no ticket here is an annual ticket (docs/gomus-compatibility.md). */
+  by_ticket_type?: 'time_slot' | 'normal' | 'annual' | undefined;
   by_bookable?: boolean | undefined;
   valid_at?: string | undefined;
 }

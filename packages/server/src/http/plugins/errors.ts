@@ -95,9 +95,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+const ID_PARAM = /^\/(id|[a-z]+_id)$/;
+const ID_KEYWORDS = new Set(['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+const isIdIssue = (v: AjvIssue) => ID_PARAM.test(v.instancePath) && ID_KEYWORDS.has(v.keyword);
+
 export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): DomainError | null {
   if (err instanceof DomainError) return err;
   if (err.validation) {
+    // A record id in the path that cannot exist (not a number, 0, out of range) names an unknown
+    // record, as go~mus answers it: 404, not 422 (docs/gomus-compatibility.md).
+    if (err.validationContext === 'params' && err.validation.every(isIdIssue)) return new DomainError('NOT_FOUND', 'not found');
     return new DomainError('VALIDATION_FAILED', 'request is invalid', {
       errors: err.validation.map((v) => describe(v, err.validationContext)),
     });

@@ -9,7 +9,9 @@ import { TicketBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 import { readConfig, unwrap, writeConfig } from './common.ts';
 
-const TicketType = Type.String({ enum: ['time_slot', 'normal'] });
+// go~mus filters by `annual` too (annual tickets are listed only when asked for). Atrium sells no
+// annual tickets, so that filter answers the empty set instead of refusing a valid go~mus query.
+const TicketType = Type.String({ enum: ['time_slot', 'normal', 'annual'] });
 
 export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['catalogue'];
@@ -28,7 +30,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: listOf('tickets', Ticket), ...errorResponses(401, 422) },
     },
   }, async (req) => {
-    const page = await listTickets(req.ctx, { ...req.query, by_ticket_type: req.query.by_ticket_type as 'normal' | undefined });
+    const page = await listTickets(req.ctx, { ...req.query, by_ticket_type: req.query.by_ticket_type as 'normal' | 'annual' | undefined });
     return { tickets: page.items, meta: page.meta };
   });
   app.get('/tickets/:id', {
