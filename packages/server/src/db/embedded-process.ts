@@ -98,10 +98,19 @@ export function startPostmaster(
   });
 }
 
+/** A zombie (exited, not yet reaped by its new parent, e.g. a container's init) counts as gone. */
+function zombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+    return !zombie(pid);
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
