@@ -73,11 +73,12 @@ describe('import merges', () => {
     const m = await idOf('museum', 'm');
     const put = (date: string, capacity: number | null) => t.request({ method: 'PUT', url: `/api/v4/quotas/${q}/overrides/${date}`, payload: { capacity }, token: staff });
     assert.equal((await put('2027-06-01', 12)).statusCode, 200); // a date the file names
-    assert.equal((await put('2027-06-02', 5)).statusCode, 200); // a date it does not
     assert.equal((await t.request({ method: 'DELETE', url: `/api/v4/quotas/${q}/overrides/2027-06-03`, token: staff })).statusCode, 204);
     const closure = await t.request({ method: 'POST', url: '/api/v4/closures', payload: { closure: { museum_id: m, start_date: '2027-04-10', end_date: '2027-04-10', reason: 'inventory' } }, token: staff });
     assert.equal(closure.statusCode, 201, closure.body);
-    await db.execute(sql`insert into quota_slot_overrides (quota_id, slot_start, capacity) values (${q}, '2027-06-04T08:00:00Z', 3)`);
+    // A date the file does not name, and one slot (API.md §13 capacity overrides).
+    const slotCap = await t.request({ method: 'PUT', url: `/api/v4/quotas/${q}/capacities`, payload: { capacities: [{ date: '2027-06-02', capacity: 5 }, { date: '2027-06-04', time: '10:00', capacity: 3 }] }, token: staff });
+    assert.equal(slotCap.statusCode, 200, slotCap.body);
     const before = await snapshot();
 
     const again = await importCatalogue(ctx, { document: catalogue() });
