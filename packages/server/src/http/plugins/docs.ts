@@ -1,6 +1,9 @@
 // The OpenAPI 3.1 document is generated from the route schemas (@fastify/swagger) and served at
 // /api-docs/openapi.json, with an interactive reference (Swagger UI, shipped in the npm package)
 // at /api-docs. `npm run openapi` writes the same document to openapi/openapi.json.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -8,6 +11,17 @@ import { ErrorBody, errorResponses } from '../schemas/common.ts';
 import { shapeDocument } from '../openapi-shape.ts';
 
 export const API_VERSION = '4.4';
+
+/** The guides shown at the top of /api-docs, in reading order (docs/guides/*.md in the repository). */
+const GUIDES = ['getting-started', 'booking-flow', 'errors-and-retries', 'webhooks', 'entry-control'];
+const guidesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../docs/guides');
+
+function guides(): string {
+  return GUIDES.map((g) => path.join(guidesDir, `${g}.md`))
+    .filter((f) => fs.existsSync(f))
+    .map((f) => fs.readFileSync(f, 'utf8').trim())
+    .join('\n\n');
+}
 export const SYSTEM_VERSION = '0.1.0';
 
 export async function docs(app: FastifyInstance) {
@@ -21,7 +35,8 @@ export async function docs(app: FastifyInstance) {
         description:
           'JSON API for tickets, events, tours, availability, reservations, orders and customers. ' +
           'Answers are context-aware: the bearer token (public, user or reseller) decides what is shown. ' +
-          'Error bodies are `{error, errors?, code, request_id}`; see docs/errors.md for every code.',
+          'Error bodies are `{error, errors?, code, request_id}`; see docs/errors.md for every code.\n\n' +
+          guides(),
       },
       servers: [{ url: '/' }],
       components: {
