@@ -12,6 +12,7 @@ import { freePort, startEmbedded, type EmbeddedServer } from '../../src/db/embed
 import { crashDrill } from './crash.ts';
 import { connectionsDrill } from './connections.ts';
 import { dbRestartDrill, type DbControl } from './db-restart.ts';
+import { recoveryDrill } from './recovery.ts';
 import { drillDatabase, sleep, type Check } from './lib.ts';
 
 function systemPg(): DbControl {
@@ -44,7 +45,7 @@ export async function runDrills(): Promise<Check[]> {
   const port = await freePort();
   let pg: EmbeddedServer | undefined = await startEmbedded({ dir, port, persistent: true });
   const checks: Check[] = [];
-  // ATRIUM_DRILLS=crash, =connections or =restart runs some of them (default: all).
+  // ATRIUM_DRILLS=crash, =connections, =recovery or =restart runs some of them (default: all).
   const only = process.env.ATRIUM_DRILLS;
   try {
     if (!only || only.includes('crash')) {
@@ -57,6 +58,7 @@ export async function runDrills(): Promise<Check[]> {
       checks.push(...(await connectionsDrill(c)).list);
       await c.drop();
     }
+    if (!only || only.includes('recovery')) checks.push(...(await recoveryDrill()).list);
     if (!only || only.includes('restart')) {
       const b = await drillDatabase(pg.url, 'atrium_drill_restart');
       const embedded: DbControl = {
