@@ -4,7 +4,7 @@
 // admitted only by routes that list it.
 export type AccessClass = 'public' | 'user' | 'reseller' | 'entry';
 
-export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog'] as const;
+export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog', 'webhooks'] as const;
 export type RightArea = (typeof RIGHT_AREAS)[number];
 export type Right = `${RightArea}:${'read' | 'write'}`;
 

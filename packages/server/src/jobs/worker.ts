@@ -21,6 +21,9 @@ import { scanDocument } from '../domain/documents/scanDocument.ts';
 import { scannerFor, type Scanner } from '../scan/index.ts';
 import { CRON_ITEMS } from './cron.ts';
 import { startDispatcher } from './dispatch.ts';
+import { startEventDispatcher } from './events.ts';
+import { recordExpiredOrders } from '../domain/events/recordExpiredOrders.ts';
+import { NOTIFY_CONCURRENCY, notifyTaskList } from './notifyTasks.ts';
 import { workerLogger } from './logger.ts';
 import { TASKS } from './queue.ts';
 
@@ -75,6 +78,8 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
       await purgeExpiredDocuments(ctx);
     },
     [TASKS.sweepAllocations]: async () => {
+      // Before the sweep releases their allocations: that is how expired orders are found.
+      await recordExpiredOrders(ctx);
       await sweepExpiredAllocations(ctx);
     },
     [TASKS.purgeIdempotencyKeys]: async () => {
@@ -106,10 +111,24 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     intervalMs: opts.dispatchIntervalMs ?? 250,
     onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'document dispatch failed; retrying'),
   });
+  // The outbox fan-out and the deliveries and mails it makes: docs/adr/0018-outbox-webhooks-mail.md.
+  const notifyRunner: Runner = await run({
+    pgPool: opts.database.pool,
+    concurrency: NOTIFY_CONCURRENCY,
+    pollInterval: opts.pollIntervalMs ?? 2000,
+    noHandleSignals: true,
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    logger: workerLogger(opts.log),
+    taskList: notifyTaskList(ctx),
+  });
+  const events = startEventDispatcher(ctx, {
+    intervalMs: opts.dispatchIntervalMs ?? 250,
+    onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'event dispatch failed; retrying'),
+  });
   let stopped: Promise<void> | undefined;
   return {
     stop() {
-      stopped ??= dispatcher.stop().then(() => runner.stop());
+      stopped ??= Promise.all([dispatcher.stop(), events.stop()]).then(() => Promise.all([runner.stop(), notifyRunner.stop()])).then(() => {});
       return stopped;
     },
   };

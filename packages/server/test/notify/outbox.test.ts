@@ -29,7 +29,7 @@ async function eventsOf(orderId: number) {
 
 before(async () => {
   const museumId = (await f.museum(db)).id;
-  const q = await f.quota(db, { museumId, capacity: 10 });
+  const q = await f.quota(db, { museumId, capacity: 20 });
   ticketId = (await f.ticket(db, { museumId, quotaIds: [q.id] })).id;
   reseller = await t.token({ class: 'reseller' });
 });
@@ -55,7 +55,7 @@ describe('outbox', () => {
     assert.equal(res.statusCode, 201, res.body);
     assert.deepEqual((await eventsOf(res.json().order.id)).map((e) => e.type), ['order.created', 'order.finalized']);
     const before = (await db.execute<{ n: number }>(sql`select count(*)::int n from outbox_events`)).rows[0]!.n;
-    const sold = await order(50);
+    const sold = await order(500);
     assert.equal(sold.statusCode, 422);
     const afterN = (await db.execute<{ n: number }>(sql`select count(*)::int n from outbox_events`)).rows[0]!.n;
     assert.equal(afterN, before);

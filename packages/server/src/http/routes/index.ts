@@ -8,8 +8,9 @@ import { orderRoutes } from './orders/index.ts';
 import { reservationRoutes } from './reservations/index.ts';
 import { documentRoutes } from './documents/index.ts';
 import { requestRoutes } from './requests/index.ts';
-import { scheduleRoutes } from './schedules/index.ts';
+import { webhookRoutes } from './webhooks/index.ts';
 import { entryRoutes } from './entry/index.ts';
+import { scheduleRoutes } from './schedules/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -19,7 +20,8 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(orderRoutes);
   await app.register(customerRoutes);
   await app.register(requestRoutes);
+  await app.register(webhookRoutes);
   await app.register(documentRoutes);
-  await app.register(scheduleRoutes);
   await app.register(entryRoutes);
+  await app.register(scheduleRoutes);
 };

@@ -1,0 +1,29 @@
+// The jobs that talk to the outside world (webhook deliveries, visitor mails) run in their own
+// graphile-worker runner beside the main one (worker.ts): a runner takes only the tasks it knows,
+// so a receiver that hangs for its full timeout never holds up document rendering, and a burst
+// of PDF renders never delays a delivery. They wait on the network, not the CPU: more at once.
+import type { TaskList } from 'graphile-worker';
+import type { Ctx } from '../domain/context.ts';
+import { sendMail } from '../notify/mail/sendMail.ts';
+import { deliverWebhook } from '../notify/webhooks/deliver.ts';
+import { TASKS } from './queue.ts';
+
+function numberField(payload: unknown, name: string): number {
+  const v = (payload as Record<string, unknown> | null)?.[name];
+  if (!Number.isInteger(v)) throw new Error(`job payload has no ${name}`);
+  return v as number;
+}
+
+export const NOTIFY_CONCURRENCY = 4;
+
+export function notifyTaskList(ctx: Ctx): TaskList {
+  return {
+    [TASKS.deliverWebhook]: async (payload, helpers) => {
+      await deliverWebhook(ctx, { deliveryId: numberField(payload, 'deliveryId') }, { warn: (obj, msg) => helpers.logger.warn(msg, obj as Record<string, unknown>) });
+    },
+    [TASKS.sendMail]: async (payload, helpers) => {
+      const waits = Number((payload as { waits?: unknown } | null)?.waits) || 0;
+      await sendMail(ctx, { mailId: numberField(payload, 'mailId'), waits }, { warn: (obj, msg) => helpers.logger.warn(msg, obj as Record<string, unknown>) });
+    },
+  };
+}

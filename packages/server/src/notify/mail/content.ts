@@ -1,0 +1,75 @@
+// What a visitor mail says, read from the database as it is when the mail is sent: the order's
+// lines with their titles in the mail's language and visit times in each museum's zone, or the
+// request's date and size; the visitor's name; and, for a confirmation, the ticket PDFs and the
+// invoice (null while any of them is still being rendered: the caller waits and tries again).
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import type { MailKind } from './kinds.ts';
+import type { MailContent } from './templates.ts';
+
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+type Title = Record<string, string> | string | null;
+const pick = (title: Title, lang: string) =>
+  title === null ? '' : typeof title === 'string' ? title : (title[lang] ?? title.de ?? title.en ?? Object.values(title)[0] ?? '');
+
+export async function orderContent(db: DbOrTx, orderId: number, lang: string): Promise<MailContent | null> {
+  const [o] = (
+    await db.execute<{ id: number; total_price_cents: number; currency: string; name: string | null; surname: string | null }>(sql`
+      select o.id, o.total_price_cents, o.currency, c.name, c.surname
+        from orders o left join customers c on c.id = o.customer_id where o.id = ${orderId}`)
+  ).rows;
+  if (!o) return null;
+  const lines = await db.execute<{ quantity: number; price_cents: number; status: string; start_at: string; time_zone: string; title: Title }>(sql`
+    select oi.quantity, oi.price_cents, oi.status, oi.start_at, m.time_zone, coalesce(t.title, ev.title, tr.title) as title
+      from order_items oi join museums m on m.id = oi.museum_id
+      left join tickets t on t.id = oi.ticket_id
+      left join event_dates d on d.id = oi.event_date_id left join events ev on ev.id = d.event_id
+      left join tours tr on tr.id = oi.tour_id
+     where oi.order_id = ${orderId} order by oi.id`);
+  return {
+    name: [o.name, o.surname].filter(Boolean).join(' '),
+    orderId: o.id,
+    totalCents: o.total_price_cents,
+    currency: o.currency,
+    lines: lines.rows.map((l) => ({
+      title: pick(l.title, lang),
+      start: new Date(l.start_at),
+      zone: l.time_zone,
+      quantity: l.quantity,
+      priceCents: l.price_cents,
+      status: l.status,
+    })),
+  };
+}
+
+export async function requestContent(db: DbOrTx, requestId: number): Promise<MailContent | null> {
+  const [r] = (
+    await db.execute<{ id: number; date: string; participants: number; decline_reason: string | null; name: string | null; surname: string | null; contact: { name?: string; surname?: string } | null }>(sql`
+      select r.id, r.date, r.participants, r.decline_reason, c.name, c.surname, r.contact
+        from requests r left join customers c on c.id = r.customer_id where r.id = ${requestId}`)
+  ).rows;
+  if (!r) return null;
+  const name = [r.name ?? r.contact?.name, r.surname ?? r.contact?.surname].filter(Boolean).join(' ');
+  return { name, requestId: r.id, date: r.date, participants: r.participants, reason: r.decline_reason };
+}
+
+/** Kinds of documents a mail carries: a confirmation its tickets and invoice. */
+const ATTACH: Partial<Record<MailKind, string[]>> = { order_confirmation: ['ticket', 'invoice'] };
+
+/** The mail's documents, or null while one of them is still processing. */
+export async function attachmentsFor(db: DbOrTx, kind: MailKind, orderId: number): Promise<Attachment[] | null> {
+  const kinds = ATTACH[kind];
+  if (!kinds) return [];
+  const docs = await db.execute<{ status: string; filename: string; content_type: string; content: Buffer | null }>(sql`
+    select status, filename, content_type, content from documents
+     where order_id = ${orderId} and kind = any(${`{${kinds.join(',')}}`}::text[]) order by id`);
+  if (docs.rows.some((d) => d.status === 'processing')) return null;
+  return docs.rows
+    .filter((d) => d.status === 'available' && d.content)
+    .map((d) => ({ filename: d.filename, contentType: d.content_type, content: d.content! }));
+}

@@ -1,0 +1,83 @@
+// Job verb `mail.send`: sends one visitor mail (a mail_messages row, unique per event and kind,
+// so an event never causes the same mail twice). A confirmation waits until its PDFs are
+// rendered (re-queued with a growing pause, bounded). An SMTP failure is recorded and thrown, so
+// the queue retries with backoff; after MAX_ATTEMPTS the mail is `failed`, logged with the reason.
+// The Message-ID is fixed per mail: if a crash repeats a send the SMTP server already accepted,
+// mail systems can recognise the duplicate.
+import { sql } from 'drizzle-orm';
+import { resolveLocale } from '../../i18n/index.ts';
+import type { Ctx } from '../../domain/context.ts';
+import { TASKS } from '../../jobs/queue.ts';
+import { addJobs } from '../dispatch.ts';
+import { attachmentsFor, orderContent, requestContent } from './content.ts';
+import type { MailKind } from './kinds.ts';
+import { renderMail } from './templates.ts';
+import { deliverMail } from './transport.ts';
+
+export const MAX_ATTEMPTS = 12;
+/** Checks for the documents before sending without them (≈ 1 hour at most). */
+const MAX_WAITS = 40;
+
+type Row = { id: number; event_id: string; kind: string; recipient: string; locale: string; status: string; attempt_count: number; subject_type: string | null; subject_id: number | null };
+
+export async function sendMail(
+  ctx: Ctx,
+  input: { mailId: number; waits?: number },
+  log?: { warn(obj: object, msg: string): void },
+): Promise<'sent' | 'waiting' | 'failed' | 'skipped'> {
+  const [m] = (
+    await ctx.db.execute<Row>(sql`
+      select m.id, m.event_id, m.kind, m.recipient, m.locale, m.status, m.attempt_count, e.subject_type, e.subject_id
+        from mail_messages m join outbox_events e on e.id = m.event_id where m.id = ${input.mailId}`)
+  ).rows;
+  if (!m || m.status !== 'pending' || m.subject_id === null) return 'skipped';
+  const kind = m.kind as MailKind;
+  const lang = resolveLocale(m.locale, ctx.config.locales[0]);
+  const isOrder = m.subject_type === 'order';
+  const content = isOrder ? await orderContent(ctx.db, m.subject_id, lang) : await requestContent(ctx.db, m.subject_id);
+  if (!content) return 'skipped';
+  const waits = input.waits ?? 0;
+  let attachments = isOrder ? await attachmentsFor(ctx.db, kind, m.subject_id) : [];
+  if (attachments === null) {
+    if (waits < MAX_WAITS) {
+      const pause = Math.min(2_000 * 2 ** Math.min(waits, 5), 120_000);
+      await addJobs(ctx.db, [{ task: TASKS.sendMail, payload: { mailId: m.id, waits: waits + 1 }, key: `mail:${m.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + pause).toISOString() }]);
+      return 'waiting';
+    }
+    log?.warn({ mailId: m.id, eventId: m.event_id }, 'documents still processing; confirmation mail sent without them');
+    attachments = [];
+  }
+  const { subject, text, html } = renderMail(kind, lang, { ...content, attachments: attachments.length });
+  const s = ctx.config.notify;
+  const domain = /@([^>\s]+)>?\s*$/.exec(s.mailFrom)?.[1] ?? 'atrium.invalid';
+  const messageId = `<${m.event_id}.${kind}@${domain}>`;
+  try {
+    const sent = await deliverMail(
+      s,
+      ctx.config.dataDir,
+      {
+        from: s.mailFrom,
+        ...(s.mailReplyTo ? { replyTo: s.mailReplyTo } : {}),
+        to: m.recipient,
+        subject,
+        text,
+        html,
+        messageId,
+        headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': lang },
+        attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      },
+      `${m.id}-${kind}`,
+    );
+    await ctx.db.execute(sql`update mail_messages set status = 'sent', sent_at = ${ctx.clock.now()}, message_id = ${sent.messageId}, locale = ${lang},
+      attempt_count = attempt_count + 1, last_error = null where id = ${m.id}`);
+    return 'sent';
+  } catch (err) {
+    const reason = String((err as Error).message ?? err).slice(0, 500);
+    const attempts = m.attempt_count + 1;
+    const failed = attempts >= MAX_ATTEMPTS;
+    await ctx.db.execute(sql`update mail_messages set attempt_count = ${attempts}, last_error = ${reason}, status = ${failed ? 'failed' : 'pending'} where id = ${m.id}`);
+    log?.warn({ mailId: m.id, eventId: m.event_id, kind, attempt: attempts, reason }, failed ? 'mail failed; giving up' : 'mail failed; will retry');
+    if (failed) return 'failed';
+    throw new Error(`mail ${m.id} not sent: ${reason}`);
+  }
+}

@@ -1,0 +1,45 @@
+// The `data` of an event as the API shows its subject (docs/webhooks.md: "data": {"order": {…as
+// GET /orders/:id}}), rendered with the same serializers as the routes so a webhook and a GET
+// never disagree. Rendered once, at dispatch, and stored with the event: every delivery and
+// every retry of it carries the identical body (and so the same signature input).
+import type { DbOrTx } from '../db/client.ts';
+import type { Ctx } from '../domain/context.ts';
+import { findDocumentMeta } from '../domain/documents/internal.ts';
+import { reload as reloadOrder } from '../domain/orders/internal.ts';
+import { reload as reloadRequest } from '../domain/requests/internal.ts';
+import { serializeDocument } from '../http/routes/documents/serialize.ts';
+import { serializeOrder } from '../http/routes/orders/serialize.ts';
+import { serializeRequest } from '../http/routes/requests/serialize.ts';
+import { isoInZone } from '../domain/time.ts';
+
+export interface EventRow {
+  id: string;
+  type: string;
+  subjectType: string | null;
+  subjectId: number | null;
+  data: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+/** `data` for the body: the writer's own fields plus the rendered subject. */
+export async function renderData(db: DbOrTx, ctx: Ctx, ev: EventRow): Promise<Record<string, unknown>> {
+  const own = ev.data ?? {};
+  if (ev.subjectId === null) return own;
+  const zone = ctx.config.zone;
+  const sys = { ...ctx, db: db as Ctx['db'] };
+  try {
+    if (ev.subjectType === 'order') return { order: serializeOrder(await reloadOrder(db, sys, ev.subjectId), zone), ...own };
+    if (ev.subjectType === 'request') return { request: serializeRequest(await reloadRequest(db, ev.subjectId), zone), ...own };
+    if (ev.subjectType === 'document') return { document: serializeDocument(await findDocumentMeta(db, sys, ev.subjectId), zone), ...own };
+  } catch (err) {
+    // A subject deleted since (a purged record): the event still goes out, naming it.
+    if ((err as { code?: string }).code !== 'NOT_FOUND') throw err;
+    return { [ev.subjectType!]: { id: ev.subjectId }, ...own };
+  }
+  return own;
+}
+
+/** The JSON body of every delivery of an event (docs/webhooks.md, "Payload"). */
+export function eventBody(ev: Pick<EventRow, 'id' | 'type' | 'createdAt'>, data: Record<string, unknown>, zone: string): string {
+  return JSON.stringify({ id: ev.id, type: ev.type, created_at: isoInZone(ev.createdAt, zone), data });
+}
