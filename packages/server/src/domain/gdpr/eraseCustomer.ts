@@ -3,13 +3,16 @@
 // no personal data). What tax law requires for invoices is kept and named in the answer. Repeating
 // the call answers the first erasure again (already_erased). The erasure is of the person, so it
 // reaches their records in every museum, once the caller may reach the person (ADR 0015).
-import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import { customerErasures, customers, documents, idempotencyKeys, orderItems, orders, requests } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { isoInZone } from '../time.ts';
+import { eraseFromOutbox } from './outbox.ts';
 import { erasureOf, findPerson, personRecords, staff } from './person.ts';
 
 export const ERASED = 'Erased';
+/** Tax documents: invoices, credit notes and their e-invoice XML are kept unchanged. */
+const TAX_KINDS = ['invoice', 'credit_note', 'e_invoice'];
 
 /** What one erasure changed, by kind of record (stored with the erasure, answered to the caller). */
 export interface ErasureSummary {
@@ -21,6 +24,8 @@ export interface ErasureSummary {
   documents_wiped: number;
   idempotency_records: number;
   invoices_retained: number;
+  outbox_events: number;
+  mails: number;
 }
 
 export interface ErasureAnswer {
@@ -33,7 +38,7 @@ export interface ErasureAnswer {
 }
 
 const INVOICE_REASON =
-  'Invoices name the buyer and must be kept unchanged for the statutory period (Germany: §147 AO, §14b UStG, 10 years; ' +
+  'Invoices and credit notes name the buyer and must be kept unchanged for the statutory period (Germany: §147 AO, §14b UStG, 10 years; ' +
   'the same holds in most EU states). They stay until the document retention (ATRIUM_DOCUMENT_RETENTION_DAYS) purges them.';
 const ORDER_REASON =
   'Orders keep amounts, items, dates and barcodes for bookkeeping and admission; they no longer name the person.';
@@ -49,9 +54,9 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
     const person = await findPerson(tx, ctx, input.ref, true);
     const earlier = await erasureOf(tx, person.id);
     const rec = await personRecords(tx, person.id, p, true);
-    const invoices = rec.documents.filter((d) => d.kind === 'invoice').map((d) => d.id);
+    const invoices = rec.documents.filter((d) => TAX_KINDS.includes(d.kind)).map((d) => d.id);
     const retained = [
-      { what: 'invoices', ids: invoices, reason: INVOICE_REASON },
+      { what: 'invoices and credit notes', ids: invoices, reason: INVOICE_REASON },
       { what: 'orders', ids: rec.orders.map((o) => o.id), reason: ORDER_REASON },
     ];
     if (earlier) {
@@ -68,12 +73,13 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
         or strpos(${idempotencyKeys.responseBody}, ${`"customer_id":${person.id}}`}) > 0`)
       .returning({ key: idempotencyKeys.key });
 
+    const erasedEmail = `erased-${person.id}@erased.invalid`;
     await tx
       .update(customers)
       .set({
         foreignId: null, salutation: null, title: null, name: ERASED, surname: ERASED,
         // RFC 2606 reserves .invalid: the address can never reach anybody.
-        email: `erased-${person.id}@erased.invalid`,
+        email: erasedEmail,
         phone: null, institution: null, street: null, zip: null, city: null, country: null, locale: null, updatedAt: now,
       })
       .where(eq(customers.id, person.id));
@@ -94,14 +100,15 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
     }
     // Tickets and confirmations print the person's name, uploads may be anything: their bytes
     // go. The generation bump makes a render job still running discard its result.
-    const wipe = rec.documents.filter((d) => d.kind !== 'invoice').map((d) => d.id);
+    const wipe = rec.documents.filter((d) => !TAX_KINDS.includes(d.kind)).map((d) => d.id);
     const wiped = wipe.length
       ? await tx
           .update(documents)
           .set({ content: null, status: 'expired', purgedAt: now, updatedAt: now, renderPending: false, generation: sql`${documents.generation} + 1`, filename: sql`case when ${documents.kind} = 'attachment' then 'erased' else ${documents.filename} end` })
-          .where(and(inArray(documents.id, wipe), ne(documents.kind, 'invoice')))
+          .where(and(inArray(documents.id, wipe), notInArray(documents.kind, TAX_KINDS)))
           .returning({ id: documents.id })
       : [];
+    const outbox = await eraseFromOutbox(tx, ctx, { orders: orderIds, requests: requestIds, documents: rec.documents.map((d) => d.id) }, person.email, erasedEmail);
     const summary: ErasureSummary = {
       customer: 1,
       order_comments: comments.length,
@@ -111,6 +118,8 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
       documents_wiped: wiped.length,
       idempotency_records: idem.length,
       invoices_retained: invoices.length,
+      outbox_events: outbox.events,
+      mails: outbox.mails,
     };
     await tx.insert(customerErasures).values({ customerId: person.id, erasedByAccountId: p.accountId, erasedAt: now, summary: { ...summary } });
     return { customer_id: person.id, erased_at: isoInZone(now, zone), already_erased: false, anonymised: summary, retained, logs: LOGS };

@@ -43,6 +43,8 @@ export const CustomerErasure = Type.Object({
       documents_wiped: Count,
       idempotency_records: Count,
       invoices_retained: Count,
+      outbox_events: Count,
+      mails: Count,
     }),
     retained: Type.Array(Type.Object({ what: Type.String(), ids: Type.Array(Type.Integer()), reason: Type.String() })),
     logs: Type.String(),
