@@ -11,11 +11,10 @@ import { recordEvent } from '../events/record.ts';
 import { normaliseBarcode } from '../orders/barcodes.ts';
 import { inMuseumScope } from '../principal.ts';
 import { parseTimestamp } from '../time.ts';
-import { findBarcode, doorLocale, type BarcodeFacts } from './internal.ts';
+import { findBarcode, doorLocale, titleIn, type BarcodeFacts, type ScanView } from './internal.ts';
 import { scanJson } from './json.ts';
 import { scanMessage } from './messages.ts';
 import { entryWindow, MAX_CLOCK_SKEW_MS, replay, windowResult, type Direction, type ScanResult } from './rules.ts';
-import { loadScanViews } from './views.ts';
 
 export interface ScanInput {
   barcode: string;
@@ -61,6 +60,42 @@ export async function scanBarcode(ctx: Ctx, input: ScanInput): Promise<{ scanId:
     scannedAt = parsed;
   }
   const deviceScanId = input.device_scan_id ?? null;
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await scanOnce(ctx, { accountId, raw, direction, scannedAt, now, deviceScanId, input });
+    } catch (e) {
+      // Scans of one barcode queue on its row lock; a queue longer than the lock timeout (many
+      // gates, one code, a loaded database) waits again instead of failing the gate, bounded in
+      // attempts and time; past that the lock timeout answers CAPACITY_BUSY (retry).
+      if (attempt < LOCK_ATTEMPTS && Date.now() - started < LOCK_BUDGET_MS && lockTimedOut(e)) continue;
+      throw e;
+    }
+  }
+}
+
+const LOCK_ATTEMPTS = 10;
+const LOCK_BUDGET_MS = 30_000;
+
+function lockTimedOut(err: unknown): boolean {
+  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if ((e as { code?: string }).code === '55P03') return true;
+  }
+  return false;
+}
+
+interface Attempt {
+  accountId: number;
+  raw: string;
+  direction: Direction;
+  scannedAt: Date;
+  now: Date;
+  deviceScanId: string | null;
+  input: ScanInput;
+}
+
+async function scanOnce(ctx: Ctx, a: Attempt): Promise<{ scanId: number; replayed: boolean }> {
+  const { accountId, raw, direction, scannedAt, now, deviceScanId, input } = a;
   try {
     return await ctx.db.transaction(async (tx) => {
       if (deviceScanId !== null) {
@@ -73,15 +108,14 @@ export async function scanBarcode(ctx: Ctx, input: ScanInput): Promise<{ scanId:
       const inScope = facts !== null && fixed !== 'wrong_museum';
       const people = input.people_count ?? (inScope ? facts.covers : 1);
       if (inScope && people > facts.covers) throw invalid(`people_count must be at most ${facts.covers} for this barcode`);
-      const scanId = await store(tx, ctx, { accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, fixed, direction, people, scannedAt, now, input });
-      const [view] = await loadScanViews(tx, ctx, [scanId]);
+      const view = await store(tx, ctx, { accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, fixed, direction, people, scannedAt, now, input });
       // The outbox row commits with the scan (webhooks read it later, docs/adr/0017-entry-control.md).
       await recordEvent({ ...ctx, db: tx }, 'scan.created', {
-        data: { scan: scanJson(view!, ctx.config.zone) },
-        museumIds: view!.museumId ? [view!.museumId] : [],
+        data: { scan: scanJson(view, ctx.config.zone) },
+        museumIds: view.museumId ? [view.museumId] : [],
         accountId: inScope ? facts.orderAccountId : null,
       });
-      return { scanId, replayed: false };
+      return { scanId: view.id, replayed: false };
     });
   } catch (e) {
     // The same device_scan_id posted twice at once: the loser answers with the winner's scan.
@@ -104,7 +138,8 @@ interface Stored {
   input: ScanInput;
 }
 
-async function store(tx: Tx, ctx: Ctx, s: Stored): Promise<number> {
+/** Decides and writes the scan (and the barcode's state); returns what the gate is told. */
+async function store(tx: Tx, ctx: Ctx, s: Stored): Promise<ScanView> {
   const f = s.facts;
   let result: ScanResult = s.fixed ?? 'valid';
   let entriesUsed = 0;
@@ -135,7 +170,9 @@ async function store(tx: Tx, ctx: Ctx, s: Stored): Promise<number> {
     }
     if (state) entriesUsed = state.entriesUsed;
   }
-  const message = scanMessage(doorLocale(ctx.config), s.direction, result);
+  const locale = doorLocale(ctx.config);
+  const message = scanMessage(locale, s.direction, result);
+  const museumId = f?.museumId ?? (ctx.principal.museumIds.length === 1 ? ctx.principal.museumIds[0]! : null);
   const [row] = await tx
     .insert(scans)
     .values({
@@ -143,7 +180,7 @@ async function store(tx: Tx, ctx: Ctx, s: Stored): Promise<number> {
       deviceScanId: s.deviceScanId,
       barcode: s.code,
       barcodeId: f?.barcodeId ?? null,
-      museumId: f?.museumId ?? (ctx.principal.museumIds.length === 1 ? ctx.principal.museumIds[0]! : null),
+      museumId,
       orderId: f?.orderId ?? null,
       orderItemId: f?.itemId ?? null,
       direction: s.direction,
@@ -170,5 +207,12 @@ async function store(tx: Tx, ctx: Ctx, s: Stored): Promise<number> {
       .values({ barcodeId: f.barcodeId, orderItemId: f.itemId, museumId: f.museumId, ...values, lastScanAt: s.scannedAt })
       .onConflictDoUpdate({ target: entryStates.barcodeId, set: values });
   }
-  return row.id;
+  const p = ctx.principal;
+  return {
+    id: row.id, barcode: s.code, direction: s.direction, result, message, peopleCount: s.people,
+    ticket: f ? { id: f.product.id, title: titleIn(f.product.title, locale) } : null,
+    startAt: f?.item.startAt ?? null, zone: f?.item.zone ?? null, orderId: f?.orderId ?? null, museumId,
+    entriesUsed, entriesAllowed: f?.rule.entriesAllowed ?? 0, scannedAt: s.scannedAt, location: s.input.location ?? null,
+    device: p.kind === 'account' ? { id: p.accountId, name: p.accountName } : null, revised: false,
+  };
 }

@@ -1,0 +1,19 @@
+// A test-only server process for the entry race's control run: the real app on the given
+// database, listening on 127.0.0.1:0, with the barcode lock switched off when ENTRY_UNLOCKED=1.
+// The switch is a test option of buildApp, never read from the environment by production code.
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/client.ts';
+
+const database = openDatabase(process.env.DATABASE_URL!, { max: 20 });
+const app = await buildApp({
+  database,
+  config: loadConfig(process.env),
+  logger: false,
+  testing: { disableEntryLocks: process.env.ENTRY_UNLOCKED === '1' },
+});
+const address = await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(`ready in 0 ms on ${address}\n`);
+process.once('SIGTERM', () => {
+  void app.close().then(() => database.close()).then(() => process.exit(0));
+});
