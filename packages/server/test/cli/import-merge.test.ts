@@ -159,7 +159,7 @@ describe('import merges', () => {
     assert.deepEqual(again.changes, []);
     assert.deepEqual(await snapshot(), before);
 
-    const bad = structuredClone(doc) as typeof doc & { closures: Array<Record<string, unknown>> };
+    const bad = structuredClone(doc) as unknown as { closures: unknown[]; museums: Array<{ opening_seasons: unknown[] }> };
     bad.closures = [
       { key: 'x1', museum: 'm2', start_date: '2027-04-05', end_date: '2027-04-04' },
       { key: 'x2', museum: 'm2', start_date: '2027-04-05', start_time: '25:00', tickets: ['nope'] },

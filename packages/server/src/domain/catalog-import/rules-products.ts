@@ -2,8 +2,8 @@
 import { isoInZone, parseTimestamp } from '../time.ts';
 import { checkDate, parseClock, type Issues, type Plan } from './plan.ts';
 import { ref, type Refs } from './rules.ts';
-import { expandRecurrence, rruleProblems } from '../schedules/recurrence.ts';
-import type { CatalogueDocument, EventDateDoc, EventDoc, TicketDoc, TourDoc } from './schema.ts';
+import { checkRecurrence } from './rules-recurrence.ts';
+import type { CatalogueDocument, EventDoc, TicketDoc, TourDoc } from './schema.ts';
 import type { Path } from './source.ts';
 
 type Doc = Required<CatalogueDocument>;
@@ -98,25 +98,6 @@ function checkTicket(t: TicketDoc, path: Path, issues: Issues, plan: Plan, refs:
       validUntil: until,
     },
   });
-}
-
-/** A date entry's `recurrence`: the rule is expanded here once, so a bad or too large one is a positioned error. */
-function checkRecurrence(issues: Issues, at: Path, d: EventDateDoc, zone: string, today: string) {
-  const r = d.recurrence!;
-  if (d.start_at !== undefined) issues.add([...at.slice(0, -1), 'start_at'], 'give start_at or recurrence, not both');
-  if (d.key !== undefined) issues.add([...at.slice(0, -1), 'key'], 'a recurrence has no key: each of its dates is keyed by its start');
-  const startMinutes = clock(issues, [...at, 'start_time'], r.start_time, 1439, 'a time of day: use "HH:MM"');
-  const startDate = checkDate(issues.at(at), ['start_date'], r.start_date);
-  if (startMinutes === null || (r.start_date !== undefined && !startDate)) {
-    for (const p of rruleProblems(r.rrule)) issues.add([...at, 'rrule'], p.replace(/^rrule:? ?/, ''));
-    return undefined;
-  }
-  const found = expandRecurrence({ rrule: r.rrule, startMinutes, startDate: startDate ?? today, zone });
-  if (!Array.isArray(found)) {
-    for (const p of found.problems) issues.add([...at, 'rrule'], p.replace(/^rrule:? ?/, ''));
-    return undefined;
-  }
-  return { rrule: r.rrule, startDate, startMinutes };
 }
 
 function checkEvent(e: EventDoc, path: Path, issues: Issues, plan: Plan, refs: Refs, today: string): void {
