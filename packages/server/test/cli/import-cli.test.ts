@@ -42,14 +42,14 @@ describe('atrium import (directory, dry run) and seed --remove-demo', () => {
     fs.writeFileSync(path.join(dir, '10-places.yaml'), places);
     fs.writeFileSync(path.join(dir, 'products', 'entry.json'), products('nope'));
     fs.writeFileSync(path.join(dir, 'README.txt'), 'not a catalogue file');
-    const bad = await runCli(['import', dir], env);
+    const bad = await runCli(['import', dir], env, 90_000);
     assert.equal(bad.code, 1);
     const file = path.join(dir, 'products', 'entry.json');
     assert.match(bad.stderr, new RegExp(`${file.replace(/[/.]/g, '\\$&')}:\\d+:\\d+: tickets\\[0\\]\\.quotas\\[0\\]: unknown quota "nope"`), bad.stderr);
     assert.equal(await count('museums'), 0);
 
     fs.writeFileSync(file, products('dir-slots'));
-    const good = await runCli(['import', dir], env);
+    const good = await runCli(['import', dir], env, 90_000);
     assert.equal(good.code, 0, good.stderr);
     assert.match(good.stdout, /museums\s+1 created/);
     assert.match(good.stdout, /tickets\s+1 created/);
@@ -62,7 +62,7 @@ describe('atrium import (directory, dry run) and seed --remove-demo', () => {
     doc.tickets.push({ ...doc.tickets[0], key: 'dir-extra' });
     fs.writeFileSync(path.join(dir, 'products', 'entry.json'), JSON.stringify(doc));
     const before = await rows(sql`select id, price_cents, updated_at from tickets order by id`);
-    const r = await runCli(['import', dir, '--dry-run'], env);
+    const r = await runCli(['import', dir, '--dry-run'], env, 90_000);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /nothing was changed/);
     assert.match(r.stdout, /tickets\s+1 to create, 1 to update, 0 unchanged/);
@@ -88,7 +88,7 @@ describe('atrium import (directory, dry run) and seed --remove-demo', () => {
     assert.ok(ordered, 'an order for a demo ticket');
     const otherMuseum = await rows(sql`select 1 from museums where title->>'en' = 'Museum'`);
 
-    const r = await runCli(['seed', '--remove-demo'], env);
+    const r = await runCli(['seed', '--remove-demo'], env, 90_000);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`ticket demo-kh-regular \\(#${ticket}\\): has 1 order`));
     assert.match(r.stdout, /museum demo-kunsthalle \(#\d+\): still used by/);
@@ -100,7 +100,7 @@ describe('atrium import (directory, dry run) and seed --remove-demo', () => {
     assert.deepEqual(await rows(sql`select 1 from museums where title->>'en' = 'Museum'`), otherMuseum);
     assert.equal((await rows(sql`select 1 from tickets t join catalog_keys k on k.record_id = t.id and k.kind = 'ticket' where k.key = 'dir-entry'`)).length, 1);
 
-    const again = await runCli(['seed', '--remove-demo'], env);
+    const again = await runCli(['seed', '--remove-demo'], env, 90_000);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /has 1 order/);
     assert.doesNotMatch(again.stdout, /^\s+- /m);
