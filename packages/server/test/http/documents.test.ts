@@ -44,7 +44,9 @@ describe('generated documents', () => {
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['content-type'], 'application/pdf');
       // Invoices are renamed after their number once issued: the metadata has the current name.
-      const name = (await get(`/documents/${d.id}`)).json().document.filename as string;
+      const meta = await get(`/documents/${d.id}`);
+      assert.equal(meta.statusCode, 200, meta.body);
+      const name = meta.json().document.filename as string;
       assert.equal(res.headers['content-disposition'], `attachment; filename="${name}"; filename*=UTF-8''${name}`);
       assert.equal(res.rawPayload.subarray(0, 5).toString(), '%PDF-');
       const head = await t.request({ method: 'HEAD', url: `/api/v4/documents/${d.id}/download`, token: reseller });

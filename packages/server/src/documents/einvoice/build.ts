@@ -6,7 +6,8 @@
 // Amounts are those of the PDF (render/vat.ts: rounded per line, sums of rounded lines), so the
 // XML and the PDF can never disagree. The order is paid when the invoice is issued: the gross
 // total is the prepaid amount (BT-113) and nothing is due (BT-115 = 0).
-import { InvoiceService, type Invoice } from '@e-invoice-eu/core';
+import { FormatFactoryService, ValidationService, invoiceSchema, type EInvoiceFormat, type Invoice } from '@e-invoice-eu/core';
+import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { t } from '../../i18n/index.ts';
 import type { IssuedInvoice } from '../invoice/types.ts';
 import { computeInvoiceTotals } from '../render/vat.ts';
@@ -26,6 +27,26 @@ const unitNet = (netCents: number, qty: number) => amount(Math.round(netCents / 
 
 const noLogs = { log() {}, warn() {}, error() {} };
 
+// What InvoiceService.generate does, with the schema compiled once per process: the library
+// compiles its EN 16931 JSON schema on every call (0.5–1 s of CPU), which would make e-invoices
+// the slowest documents by far. Same schema, same Ajv options, same format service.
+let engine: { format: EInvoiceFormat; validate: ValidateFunction<Invoice>; validation: ValidationService } | undefined;
+function eInvoiceEngine() {
+  if (engine) return engine;
+  const format = new FormatFactoryService().createFormatService(E_INVOICE_FORMAT, noLogs);
+  const schema = structuredClone(invoiceSchema);
+  format.patchSchema(schema);
+  const validate = new Ajv2019({ strict: true, allErrors: true, useDefaults: true }).compile(schema) as ValidateFunction<Invoice>;
+  engine = { format, validate, validation: new ValidationService(noLogs) };
+  return engine;
+}
+
+/** Validates the data against the library's EN 16931 schema; throws its ValidationError. */
+export function validateEInvoiceData(data: Invoice): Invoice {
+  const e = eInvoiceEngine();
+  return e.validation.validate('invoice data', e.validate, structuredClone(data));
+}
+
 export function eInvoiceData(inv: IssuedInvoice): Invoice {
   const cur = inv.currency;
   const totals = computeInvoiceTotals(inv.lines);
@@ -42,6 +63,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
       'cbc:BuyerReference': inv.order.reference ?? String(inv.order.id),
       'cac:InvoicePeriod': { 'cbc:StartDate': inv.service.from, 'cbc:EndDate': inv.service.to },
       'cac:OrderReference': { 'cbc:ID': String(inv.order.id) },
+      // BG-3 for credit notes: validated here, written by withPrecedingInvoice (see there).
       ...(inv.refers_to
         ? { 'cac:BillingReference': [{ 'cac:InvoiceDocumentReference': { 'cbc:ID': inv.refers_to.number, 'cbc:IssueDate': inv.refers_to.issued_at.slice(0, 10) } }] }
         : {}),
@@ -119,8 +141,32 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
   return data as unknown as Invoice;
 }
 
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * BG-3 (preceding invoice reference) in CII. @e-invoice-eu/core 2.3.4 validates
+ * cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID but its CII mapping reads
+ * cac:BillingReference/cbc:ID, so the reference never reaches the XML. It is written here, where
+ * the CII schema puts it: right after the header monetary summation in the settlement.
+ */
+function withPrecedingInvoice(xml: string, ref: NonNullable<IssuedInvoice['refers_to']>): string {
+  const anchor = '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>';
+  const at = xml.indexOf(anchor);
+  if (at < 0 || xml.includes('<ram:InvoiceReferencedDocument>')) throw new Error('e-invoice: no place for the preceding invoice reference');
+  const date = ref.issued_at.slice(0, 10).replace(/-/g, '');
+  const block =
+    `\n\t\t\t<ram:InvoiceReferencedDocument>\n\t\t\t\t<ram:IssuerAssignedID>${xmlEscape(ref.number)}</ram:IssuerAssignedID>` +
+    `\n\t\t\t\t<ram:FormattedIssueDateTime>\n\t\t\t\t\t<qdt:DateTimeString format="102">${date}</qdt:DateTimeString>\n\t\t\t\t</ram:FormattedIssueDateTime>` +
+    `\n\t\t\t</ram:InvoiceReferencedDocument>`;
+  return xml.slice(0, at + anchor.length) + block + xml.slice(at + anchor.length);
+}
+
 /** The e-invoice XML; throws when the library's EN 16931 checks reject the data. */
 export async function renderEInvoiceXml(inv: IssuedInvoice): Promise<Buffer> {
-  const out = await new InvoiceService(noLogs).generate(eInvoiceData(inv), { format: E_INVOICE_FORMAT, lang: inv.locale, noWarnings: true });
-  return Buffer.from(typeof out === 'string' ? out : new TextDecoder().decode(out), 'utf8');
+  const e = eInvoiceEngine();
+  const invoice = validateEInvoiceData(eInvoiceData(inv));
+  e.format.fillInvoiceDefaults(invoice);
+  const out = await e.format.generate(invoice, { format: E_INVOICE_FORMAT, lang: inv.locale, noWarnings: true });
+  const xml = typeof out === 'string' ? out : new TextDecoder().decode(out);
+  return Buffer.from(inv.refers_to ? withPrecedingInvoice(xml, inv.refers_to) : xml, 'utf8');
 }

@@ -117,7 +117,8 @@ function seller(doc: Doc, s: Issuer, L: string): number {
 }
 
 function buyer(doc: Doc, b: IssuedParty, y: number): number {
-  y = text(doc, b.name, MARGIN, y, { size: 10, width: 300, lines: 3 });
+  // The recipient's full name is mandatory: up to 12 lines (510 characters) before an ellipsis.
+  y = text(doc, b.name, MARGIN, y, { size: 10, width: 300, lines: 12 });
   const place = [b.zip, b.city].filter(Boolean).join(' ');
   for (const line of [b.institution, b.street, place, b.country]) if (line) y = text(doc, line, MARGIN, y + 1, { size: 10, width: 300, lines: 2 });
   if (b.email) y = text(doc, b.email, MARGIN, y + 1, { size: 9, width: 300, color: GRAY });

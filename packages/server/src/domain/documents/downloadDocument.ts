@@ -26,6 +26,8 @@ export async function downloadDocument(ctx: Ctx, id: number): Promise<DocumentFi
       contentType: documents.contentType,
       content: documents.content,
       sha256: documents.sha256,
+      kind: documents.kind,
+      note: documents.note,
     })
     .from(documents)
     .where(and(eq(documents.id, id), visibleDocuments(ctx.principal)));
@@ -35,7 +37,10 @@ export async function downloadDocument(ctx: Ctx, id: number): Promise<DocumentFi
     throw new DomainError('DOCUMENT_PROCESSING', 'document is being processed', { retryAfter: PROCESSING_RETRY_AFTER });
   }
   if (status !== 'available' || !row.content) {
-    throw new DomainError('GONE', status === 'rejected' ? 'document was rejected by the virus scan' : 'document is no longer available');
+    // A generated document is rejected only when it cannot be issued (an invoice without issuer
+    // settings): its note says exactly what to set.
+    const rejected = row.kind === 'attachment' ? 'document was rejected by the virus scan' : (row.note ?? 'document could not be generated');
+    throw new DomainError('GONE', status === 'rejected' ? rejected : 'document is no longer available');
   }
   return { filename: row.filename, contentType: row.contentType, content: row.content, sha256: row.sha256 };
 }
