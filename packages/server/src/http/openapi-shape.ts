@@ -164,6 +164,9 @@ function binaryMediaType(res: Obj): void {
   );
 }
 
+/** Request headers the plugins read (documented here, never validated by a route's headers schema). */
+export const PLUGIN_HEADERS = ['If-None-Match', 'Idempotency-Key'];
+
 function addHeaderParam(op: Obj, name: string, description: string): void {
   const params: Obj[] = (op.parameters ??= []);
   if (params.some((p) => p.in === 'header' && String(p.name).toLowerCase() === name.toLowerCase())) return;
