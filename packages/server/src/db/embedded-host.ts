@@ -134,6 +134,12 @@ export function binariesFor(nativeDir: string, version: string, dbUser: DbUser |
       fs.cpSync(nativeDir, tmp, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
       fs.chmodSync(tmp, 0o755);
       fs.writeFileSync(path.join(tmp, '.complete'), `${nativeDir}\n`, { mode: 0o644 });
+      // A parallel start may have finished its copy meanwhile and be running from it: keep that
+      // one. Only an incomplete leftover (a start killed while copying) is replaced.
+      if (fs.existsSync(path.join(target, '.complete'))) {
+        fs.rmSync(tmp, { recursive: true, force: true });
+        return target;
+      }
       fs.rmSync(target, { recursive: true, force: true });
       fs.renameSync(tmp, target);
       return target;
