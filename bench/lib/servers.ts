@@ -74,7 +74,7 @@ async function start(args: string[], env: Record<string, string>, ready: RegExp)
 export function startAtrium(databaseUrl: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
   return start(
     ['packages/server/bin/atrium.js', 'serve', '--port', '0', ...args],
-    { DATABASE_URL: databaseUrl, ATRIUM_RESELLER_RATE_LIMIT: '1000000', ATRIUM_USER_RATE_LIMIT: '1000000', ATRIUM_PUBLIC_RATE_LIMIT: '1000000', ATRIUM_ANON_RATE_LIMIT: '1000000', ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ATRIUM_WORKER: process.env.BENCH_WORKER ?? 'false', ...env },
+    { DATABASE_URL: databaseUrl, ATRIUM_RESELLER_RATE_LIMIT: '1000000', ATRIUM_USER_RATE_LIMIT: '1000000', ATRIUM_PUBLIC_RATE_LIMIT: '1000000', ATRIUM_ANON_RATE_LIMIT: '1000000', ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0', ATRIUM_WORKER: process.env.BENCH_WORKER ?? 'false', ...env },
     /ready in \d+ ms on http:\/\/127\.0\.0\.1:(\d+)/,
   );
 }

@@ -44,7 +44,7 @@ export interface Server {
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   const proc = spawn(process.execPath, ['bin/atrium.js', 'serve', '--port', '0', '--host', '127.0.0.1'], {
     cwd: SERVER_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ATRIUM_RESELLER_RATE_LIMIT: '1000000', ATRIUM_USER_RATE_LIMIT: '1000000', ATRIUM_PUBLIC_RATE_LIMIT: '1000000', ATRIUM_ANON_RATE_LIMIT: '1000000', ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ATRIUM_RESELLER_RATE_LIMIT: '1000000', ATRIUM_USER_RATE_LIMIT: '1000000', ATRIUM_PUBLIC_RATE_LIMIT: '1000000', ATRIUM_ANON_RATE_LIMIT: '1000000', ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

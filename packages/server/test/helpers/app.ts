@@ -27,12 +27,12 @@ export async function testApp(
   opts: { env?: Record<string, string>; now?: string | Date; testing?: Ctx['testing'] } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
-  // Test files send hundreds of requests a second from one address, and hold whole slots; the
-  // default rate and hold limits have their own tests (test/ops/rate-limit.test.ts,
-  // test/http/limits-holds.test.ts), which set or clear these.
+  // Test files send hundreds of requests a second, over hundreds of connections, from one
+  // address, and hold whole slots; these limits have their own tests (test/ops/rate-limit.test.ts,
+  // test/http/limits-*.test.ts), which set them.
   const unlimited = {
     ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0',
-    ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0',
+    ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   // An invoice issuer (src/documents/settings.ts): without one, invoices are refused; the tests of
   // that refusal override these with empty values.
