@@ -1,8 +1,9 @@
 // fontkit (pdfkit's font engine) ships no type declarations; pdf.ts only asks a font whether it
-// has a glyph.
+// has a glyph, and hands the parsed font to pdfkit.
 declare module 'fontkit' {
   export interface Font {
     hasGlyphForCodePoint(codePoint: number): boolean;
+    layout(text: string): unknown;
   }
   export function create(buffer: Buffer): Font;
 }

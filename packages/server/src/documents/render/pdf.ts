@@ -37,7 +37,8 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
     },
   });
   const u = unicodeFonts();
-  if (u) for (const role of Object.keys(FONT_FILES) as FontRole[]) doc.registerFont(`atrium-${role}`, u.files[role]);
+  // pdfkit's typings only name file paths and buffers; PDFFontFactory.open takes a font object too.
+  if (u) for (const role of Object.keys(FONT_FILES) as FontRole[]) doc.registerFont(`atrium-${role}`, u.fonts[role] as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const bytes = new Promise<Buffer>((resolve, reject) => {
@@ -57,7 +58,10 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
 const FONT_DIRS = [process.env.ATRIUM_PDF_FONT_DIR, '/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/usr/local/share/fonts/dejavu'];
 const FONT_FILES = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', mono: 'DejaVuSansMono.ttf' } as const;
 type FontRole = keyof typeof FONT_FILES;
-interface Unicode { files: Record<FontRole, Buffer>; covers(cp: number): boolean }
+// The parsed fonts are shared by every document of the process (pdfkit accepts a fontkit font in
+// place of the file and subsets it per document): parsing DejaVu Sans again for every PDF was
+// most of a ticket's rendering time.
+interface Unicode { fonts: Record<FontRole, fontkit.Font>; covers(cp: number): boolean }
 let unicode: Unicode | null | undefined;
 function unicodeFonts(): Unicode | null {
   if (unicode !== undefined) return unicode;
@@ -66,8 +70,8 @@ function unicodeFonts(): Unicode | null {
     if (!dir) continue;
     try {
       const files = Object.fromEntries(Object.entries(FONT_FILES).map(([r, f]) => [r, fs.readFileSync(`${dir}/${f}`)])) as Record<FontRole, Buffer>;
-      const regular = fontkit.create(files.regular);
-      const bold = fontkit.create(files.bold);
+      const fonts = Object.fromEntries(Object.entries(files).map(([r, b]) => [r, fontkit.create(b)])) as Record<FontRole, fontkit.Font>;
+      const { regular, bold } = fonts;
       const seen = new Map<number, boolean>();
       const covers = (cp: number) => {
         let ok = seen.get(cp);
@@ -77,7 +81,7 @@ function unicodeFonts(): Unicode | null {
         }
         return ok;
       };
-      unicode = { files, covers };
+      unicode = { fonts, covers };
       return unicode;
     } catch {
       // not in this directory: try the next
