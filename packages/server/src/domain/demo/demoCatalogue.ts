@@ -46,6 +46,7 @@ export function demoCatalogue(today: string): CatalogueDocument {
           saturday: '10:00-18:00',
           sunday: '10:00-18:00',
         },
+        opening_seasons: [summerSeason(today)],
         location: { name: 'Kunsthalle am See', street: 'Seeufer', zip: '10117', city: 'Berlin', country: 'Deutschland' },
       },
       {
@@ -104,5 +105,22 @@ export function demoCatalogue(today: string): CatalogueDocument {
       { key: 'demo-kh-highlights', museum: kh, title: t('Highlights der Sammlung', 'Collection highlights'), duration: 60, max_persons: 25, max_concurrent: 2, window_start: '10:00', window_end: '16:00', step: 30, price_cents: 9000, reseller_price_cents: 8000, vat_pct: 19, languages: ['de', 'en'] },
       { key: 'demo-sm-history', museum: sm, title: t('Stadtgeschichte', 'City history'), duration: 90, min_persons: 5, max_persons: 20, window_start: '09:30', window_end: '15:00', step: 30, pricing: 'person', price_cents: 1200, vat_pct: 19, languages: ['de', 'en'] },
     ],
+    // Both museums close for Christmas (the next 24-26 December); docs/operations.md.
+    closures: [kh, sm].map((museum) => ({
+      key: `${museum}-christmas`, museum, start_date: `${nextYearOf(today, '12-26')}-12-24`, end_date: `${nextYearOf(today, '12-26')}-12-26`, reason: 'Christmas',
+    })),
   };
+}
+
+/** The year of the next `MM-DD` on or after `today`. */
+function nextYearOf(today: string, monthDay: string): number {
+  const year = Number(today.slice(0, 4));
+  return today.slice(5) > monthDay ? year + 1 : year;
+}
+
+/** The Kunsthalle's summer season: longer hours in June to August of the coming summer. */
+function summerSeason(today: string) {
+  const y = nextYearOf(today, '08-31');
+  const late = '10:00-20:00';
+  return { start_date: `${y}-06-01`, end_date: `${y}-08-31`, hours: { monday: 'closed', tuesday: late, wednesday: late, thursday: '10:00-22:00', friday: late, saturday: late, sunday: late } };
 }

@@ -1,16 +1,33 @@
 // Loads the demo catalogue (`atrium seed --demo`, and `atrium serve --demo` on an empty
 // database) through the same import verb as a catalogue file: one code path, one set of rules.
-import { count } from 'drizzle-orm';
-import { museums } from '../../db/schema/index.ts';
+import { and, count, eq } from 'drizzle-orm';
+import { catalogKeys, museums, quotaSlotOverrides } from '../../db/schema/index.ts';
 import { importCatalogue, type Summary } from '../catalog-import/importCatalogue.ts';
 import type { Ctx } from '../context.ts';
-import { localDateOf } from '../time.ts';
+import { setSlotCapacity } from '../schedules/setCapacities.ts';
+import { addDays, localDateOf, weekdayIndex, zonedInstant } from '../time.ts';
 import { demoCatalogue, DEMO_ZONE } from './demoCatalogue.ts';
 
 export async function seedDemo(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<Summary> {
   const today = localDateOf(ctx.clock.now(), DEMO_ZONE);
   const summary = await importCatalogue(ctx, { document: demoCatalogue(today) });
+  await demoSlotOverride(ctx, today);
   return summary!;
+}
+
+/**
+ * A per-slot capacity override (API.md §13; catalogue files carry per-date ones only): a school
+ * group has the Kunsthalle at 11:00 on the next open day, so that slot sells only 10. Set once:
+ * a later seed leaves the slot overrides alone.
+ */
+async function demoSlotOverride(ctx: Pick<Ctx, 'db'>, today: string): Promise<void> {
+  const [key] = await ctx.db.select({ id: catalogKeys.recordId }).from(catalogKeys).where(and(eq(catalogKeys.kind, 'quota'), eq(catalogKeys.key, 'demo-kh-slots')));
+  if (!key) return;
+  const [any] = await ctx.db.select({ id: quotaSlotOverrides.quotaId }).from(quotaSlotOverrides).where(eq(quotaSlotOverrides.quotaId, key.id)).limit(1);
+  if (any) return;
+  let day = addDays(today, 2);
+  while (weekdayIndex(day) === 0 || day.slice(5) >= '12-24' && day.slice(5) <= '12-26') day = addDays(day, 1);
+  await setSlotCapacity(ctx.db, key.id, zonedInstant(day, 660, DEMO_ZONE), 10);
 }
 
 /** Whether the catalogue has no museum yet (the demo is only loaded into an empty one). */

@@ -4,7 +4,7 @@
 // how much each entry is oversold so staff can act. The claim path reads both kinds of override
 // through capacity/quotas.ts (capacityAt), the only place that resolves a slot's capacity.
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { museums, quotaOverrides, quotaSlotOverrides } from '../../db/schema/index.ts';
 import { usedCapacity } from '../capacity/used.ts';
 import { slotKey } from '../capacity/used.ts';
@@ -66,16 +66,20 @@ export async function setCapacities(ctx: Ctx, input: { id: number; capacities: C
           .values({ quotaId: q.id, date: e.date, capacity: e.capacity })
           .onConflictDoUpdate({ target: [quotaOverrides.quotaId, quotaOverrides.date], set: { capacity: e.capacity } });
       } else {
-        const slotStart = zonedInstant(e.date, e.minutes, zone);
-        await tx
-          .insert(quotaSlotOverrides)
-          .values({ quotaId: q.id, slotStart, capacity: e.capacity })
-          .onConflictDoUpdate({ target: [quotaSlotOverrides.quotaId, quotaSlotOverrides.slotStart], set: { capacity: e.capacity } });
+        await setSlotCapacity(tx, q.id, zonedInstant(e.date, e.minutes, zone), e.capacity);
       }
     }
     return { quota: q, zone, entries };
   });
   return { quota_id: written.quota.id, capacities: await oversold(ctx, written.quota.id, written.quota.kind, written.zone, written.entries) };
+}
+
+/** Sets the capacity of one slot of a quota (also used by the demo seed). */
+export async function setSlotCapacity(db: DbOrTx, quotaId: number, slotStart: Date, capacity: number): Promise<void> {
+  await db
+    .insert(quotaSlotOverrides)
+    .values({ quotaId, slotStart, capacity })
+    .onConflictDoUpdate({ target: [quotaSlotOverrides.quotaId, quotaSlotOverrides.slotStart], set: { capacity } });
 }
 
 /** What is used now in the pools each entry sets, and by how much that exceeds the new capacity. */
