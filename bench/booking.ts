@@ -58,6 +58,12 @@ await scenario(
   { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
 );
 await scenario(
+  'availability /tickets/calendar (31 days), 50 conn',
+  'p99 ≤ 25 ms, ≥ 80 % of bare SELECT',
+  { url: `${atrium.base}/api/v4/tickets/calendar?by_ticket_ids=${ticketId}&start_at=${availDate}&end_at=${addDays(availDate, 30)}`, connections: 50, seconds: SECONDS, headers: auth },
+  { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
+);
+await scenario(
   'order create+finalize, spread, 50 conn',
   '≥ 1,000 orders/s, ≥ 50 % of bare UPDATE+INSERT',
   { url: `${atrium.base}/api/v4/orders`, method: 'POST', connections: 50, seconds: SECONDS, headers: auth, body: () => orderBody(pick(slots)) },
