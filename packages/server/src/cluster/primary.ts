@@ -27,7 +27,7 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
   let closing = false;
   // The supervisor could not bring a dead embedded PostgreSQL back: stop every worker and exit 1,
   // so a process manager restarts the whole service (as a single-process serve does).
-  let onFatal = (message: string) => say(`${message}; stopping`);
+  let onFatal: (message: string) => void = (message) => say(`${message}; stopping`);
   const located = await locateDatabase(config, 'server', () => {}, { onFatal: (m) => onFatal(m) });
   const restarts: number[] = [];
   const live = new Set<Worker>();
