@@ -66,7 +66,7 @@ describe('atrium token', () => {
 
   test('bad input exits 1 with one clear line and no stack trace', async () => {
     const cases = [
-      [['token', 'create', '--class', 'emperor', '--name', 'X'], /class must be public, user or reseller/],
+      [['token', 'create', '--class', 'emperor', '--name', 'X'], /class must be public, user, reseller or entry/],
       [['token', 'create', '--class', 'user', '--name', 'X', '--expires-in', 'soon'], /invalid duration "soon"/],
       [['token', 'create', '--class', 'user'], /required option '--name <name>' not specified/],
       [['token', 'revoke', 'abc'], /token id must be a positive integer/],
