@@ -19,6 +19,7 @@ const SCRIPTS: Array<{ file: string; env?: Record<string, string> }> = [
   { file: 'booking.ts' },
   { file: 'documents.ts' },
   { file: 'writes.ts', env: { BENCH_SECONDS: process.env.BENCH_SECONDS ?? '3' } },
+  { file: 'scans.ts', env: { BENCH_SECONDS: process.env.BENCH_SECONDS ?? '3' } },
   { file: 'startup.ts' },
 ];
 
