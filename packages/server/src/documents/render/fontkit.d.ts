@@ -4,6 +4,8 @@ declare module 'fontkit' {
   export interface Font {
     hasGlyphForCodePoint(codePoint: number): boolean;
     layout(text: string): unknown;
+    readonly characterSet: number[];
+    glyphForCodePoint(codePoint: number): unknown;
   }
   export function create(buffer: Buffer): Font;
 }

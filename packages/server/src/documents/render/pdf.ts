@@ -71,6 +71,14 @@ function unicodeFonts(): Unicode | null {
     try {
       const files = Object.fromEntries(Object.entries(FONT_FILES).map(([r, f]) => [r, fs.readFileSync(`${dir}/${f}`)])) as Record<FontRole, Buffer>;
       const fonts = Object.fromEntries(Object.entries(files).map(([r, b]) => [r, fontkit.create(b)])) as Record<FontRole, fontkit.Font>;
+      // fontkit caches a glyph object with the code points it was first asked for; a glyph first
+      // reached as a component of an accented one (z inside ź) would be cached without any and
+      // miss from the PDF's ToUnicode map, so text extraction (copy, search, screen readers)
+      // would drop it. Asking once for the letters such components are (Latin, Greek, Cyrillic)
+      // fixes their code points for good; ligatures and Arabic presentation forms are left to
+      // the layout, which gives them the characters they stand for.
+      const BASES = [[0x20, 0x24f], [0x370, 0x4ff]] as const;
+      for (const font of Object.values(fonts)) for (const [a, b] of BASES) for (let cp = a; cp <= b; cp++) font.glyphForCodePoint(cp);
       const { regular, bold } = fonts;
       const seen = new Map<number, boolean>();
       const covers = (cp: number) => {
