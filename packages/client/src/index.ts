@@ -8,4 +8,5 @@ export * from './errors.ts';
 export { consoleLogger, silentLogger, maskPath, type FailedCall, type Logger } from './logger.ts';
 export { registeredOperations } from './endpoints.ts';
 export type * from './types.ts';
+export * from './webhooks.ts';
 export type { paths as OpenApiPaths } from './generated/openapi.ts';

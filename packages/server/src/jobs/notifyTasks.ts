@@ -1,7 +1,6 @@
-// The jobs that talk to the outside world (webhook deliveries, visitor mails) run in their own
-// graphile-worker runner beside the main one (worker.ts): a runner takes only the tasks it knows,
-// so a receiver that hangs for its full timeout never holds up document rendering, and a burst
-// of PDF renders never delays a delivery. They wait on the network, not the CPU: more at once.
+// The jobs that talk to the outside world (webhook deliveries, visitor mails). They wait on the
+// network, not the CPU, so the worker (worker.ts) runs NOTIFY_CONCURRENCY more jobs at once for
+// them: receivers that hang for their full timeout do not starve document rendering.
 import type { TaskList } from 'graphile-worker';
 import type { Ctx } from '../domain/context.ts';
 import { sendMail } from '../notify/mail/sendMail.ts';

@@ -92,7 +92,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   const ctx = systemCtx({ db: opts.database.db, clock: opts.clock ?? systemClock, config: opts.config });
   const runner: Runner = await run({
     pgPool: opts.database.pool,
-    concurrency: opts.concurrency ?? 2,
+    // Webhook deliveries and mails wait on the network, not the CPU: extra slots for them, so a
+    // hanging receiver does not take the place of a PDF render (src/jobs/notifyTasks.ts).
+    concurrency: (opts.concurrency ?? 2) + NOTIFY_CONCURRENCY,
     pollInterval: opts.pollIntervalMs ?? 2000,
     noHandleSignals: true,
     // With batching (even a 0 ms window) the pool awaits the last completions and failures when
@@ -100,10 +102,13 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     // could leave it locked (re-run hours later) once the pool is closed.
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: workerLogger(opts.log),
-    taskList: taskList(ctx, {
-      scanner: opts.scanner ?? scannerFor(opts.config),
-      renderers: opts.renderers ?? defaultRenderers,
-    }),
+    taskList: {
+      ...taskList(ctx, {
+        scanner: opts.scanner ?? scannerFor(opts.config),
+        renderers: opts.renderers ?? defaultRenderers,
+      }),
+      ...notifyTaskList(ctx),
+    },
     // The periodic jobs: src/jobs/cron.ts.
     parsedCronItems: opts.cron === false ? [] : parseCronItems(CRON_ITEMS),
   });
@@ -111,16 +116,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     intervalMs: opts.dispatchIntervalMs ?? 250,
     onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'document dispatch failed; retrying'),
   });
-  // The outbox fan-out and the deliveries and mails it makes: docs/adr/0018-outbox-webhooks-mail.md.
-  const notifyRunner: Runner = await run({
-    pgPool: opts.database.pool,
-    concurrency: NOTIFY_CONCURRENCY,
-    pollInterval: opts.pollIntervalMs ?? 2000,
-    noHandleSignals: true,
-    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
-    logger: workerLogger(opts.log),
-    taskList: notifyTaskList(ctx),
-  });
+  // The outbox fan-out into deliveries and mails: docs/adr/0018-outbox-webhooks-mail.md.
   const events = startEventDispatcher(ctx, {
     intervalMs: opts.dispatchIntervalMs ?? 250,
     onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'event dispatch failed; retrying'),
@@ -128,7 +124,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   let stopped: Promise<void> | undefined;
   return {
     stop() {
-      stopped ??= Promise.all([dispatcher.stop(), events.stop()]).then(() => Promise.all([runner.stop(), notifyRunner.stop()])).then(() => {});
+      stopped ??= Promise.all([dispatcher.stop(), events.stop()]).then(() => runner.stop());
       return stopped;
     },
   };

@@ -1,0 +1,163 @@
+// Visitor mail end to end: a real SMTP server started here (smtp-server on 127.0.0.1, port 0),
+// the real worker rendering the ticket and invoice PDFs, and the received MIME parsed with
+// mailparser. Also: the default install's .eml files, an SMTP server refusing at first, the
+// account's mail switch, and never two mails for one event.
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { testApp } from '../helpers/app.ts';
+import { catalogue, testWorker, waitFor as waitLong, type Catalogue } from '../jobs/support.ts';
+import type { Worker } from '../../src/jobs/worker.ts';
+
+const waitFor = <T>(what: string, check: () => Promise<T>) =>
+  waitLong(what, check, 120_000).catch(async (err) => {
+    // What the mails are waiting for, in the failure message.
+    const rows = await t.database.db.execute(sql`select kind, status, attempt_count, last_error from mail_messages`);
+    throw new Error(`${(err as Error).message}; mails: ${JSON.stringify(rows.rows)}`);
+  });
+const received: ParsedMail[] = [];
+let refuseNext = 0;
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onRcptTo(_addr, _session, cb) {
+    if (refuseNext > 0) {
+      refuseNext--;
+      return cb(Object.assign(new Error('try again later'), { responseCode: 451 }));
+    }
+    cb();
+  },
+  onData(stream, _session, cb) {
+    simpleParser(stream).then((m) => (received.push(m), cb()), cb);
+  },
+});
+await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+const port = (smtp.server.address() as AddressInfo).port;
+
+const t = await testApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, ATRIUM_MAIL_FROM: 'Museum <tickets@museum.example>', ATRIUM_MAIL_REPLY_TO: 'help@museum.example' } });
+let worker: Worker;
+let c: Catalogue;
+let reseller: string;
+after(async () => {
+  await worker?.stop();
+  await t.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+const db = t.database.db;
+const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address;
+const mailsTo = (addr: string) => received.filter((m) => to(m) === addr);
+
+async function order(customer: object, extra: object = {}) {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/v4/orders',
+    token: reseller,
+    payload: { customer, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 2, time: c.at(630) } }], finalize: true, ...extra },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().order as { id: number; items: Array<{ id: number }> };
+}
+
+before(async () => {
+  c = await catalogue(db);
+  reseller = await t.token({ class: 'reseller' });
+  worker = await testWorker(t, { dispatchIntervalMs: 50, log: process.env.DEBUG_WORKER ? { error: (o: object, m: string) => console.error(m, o), warn: (o: object, m: string) => console.error(m, o), info() {}, debug() {} } : undefined });
+});
+
+describe('visitor mail', () => {
+  test('a finalized order with a customer email: one mail in German with the ticket PDF and the invoice attached', async () => {
+    const o = await order({ name: 'Jürgen', surname: 'Müller <b>', email: 'juergen@example.org', locale: 'de' });
+    const [m] = await waitFor('confirmation', async () => (mailsTo('juergen@example.org').length ? mailsTo('juergen@example.org') : null));
+    assert.equal(m!.subject, `Ihre Buchung ${o.id} ist bestätigt`);
+    assert.equal(m!.from?.value[0]?.address, 'tickets@museum.example');
+    assert.equal((m!.replyTo?.value[0]?.address), 'help@museum.example');
+    assert.match(m!.text ?? '', /Guten Tag Jürgen Müller <b>,/);
+    assert.match(m!.text ?? '', /2 × Eintritt regulär/);
+    // HTML part: data escaped, never markup.
+    assert.match(String(m!.html), /Müller &lt;b&gt;/);
+    assert.doesNotMatch(String(m!.html), /Müller <b>/);
+    const pdfs = m!.attachments.filter((a) => a.contentType === 'application/pdf');
+    assert.ok(pdfs.some((a) => /^tickets?-/.test(a.filename ?? '')), JSON.stringify(m!.attachments.map((a) => a.filename)));
+    assert.ok(pdfs.some((a) => /invoice|rechnung/i.test(a.filename ?? '')), JSON.stringify(m!.attachments.map((a) => a.filename)));
+    for (const a of pdfs) assert.equal(a.content.subarray(0, 5).toString(), '%PDF-');
+    // Never twice: the event is dispatched again (as after a crash) and the mail job repeated.
+    await db.execute(sql`update outbox_events set dispatch_pending = true where subject_type = 'order' and subject_id = ${o.id}`);
+    await waitFor('re-dispatched', async () => (await db.execute<{ n: number }>(sql`select count(*)::int n from outbox_events where dispatch_pending`)).rows[0]!.n === 0);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(mailsTo('juergen@example.org').length, 1);
+  });
+
+  test('English customer, English mail; a cancellation mails again', async () => {
+    const o = await order({ name: 'Ann', surname: 'Lee', email: 'ann@example.org', locale: 'en' });
+    await waitFor('confirmation', async () => mailsTo('ann@example.org').length === 1);
+    assert.equal(mailsTo('ann@example.org')[0]!.subject, `Your booking ${o.id} is confirmed`);
+    const res = await t.request({ method: 'POST', url: `/api/v4/orders/${o.id}/cancellations`, token: reseller, payload: {} });
+    assert.equal(res.statusCode, 200);
+    await waitFor('cancellation', async () => mailsTo('ann@example.org').length === 2);
+    assert.equal(mailsTo('ann@example.org')[1]!.subject, `Cancellation of your booking ${o.id}`);
+    assert.match(mailsTo('ann@example.org')[1]!.text ?? '', /Cancelled/);
+  });
+
+  test('an SMTP server refusing at first: the mail is retried and sent once; the failure is recorded', async () => {
+    refuseNext = 1;
+    await order({ name: 'Bo', surname: 'Berg', email: 'bo@example.org', locale: 'en' });
+    await waitFor('sent after retry', async () => mailsTo('bo@example.org').length === 1);
+    const [row] = (await db.execute<{ status: string; attempt_count: number }>(sql`select status, attempt_count from mail_messages where recipient = 'bo@example.org'`)).rows;
+    assert.deepEqual(row, { status: 'sent', attempt_count: 2 });
+  });
+
+  test("the account's mail switch turns mail off for its own orders", async () => {
+    const quiet = await t.token({ class: 'reseller' });
+    const [acc] = (await db.execute<{ account_id: number }>(sql`select account_id from api_tokens order by id desc limit 1`)).rows;
+    await db.execute(sql`insert into account_notify_settings (account_id, mail_enabled) values (${acc!.account_id}, false)`);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v4/orders',
+      token: quiet,
+      payload: { customer: { name: 'No', surname: 'Mail', email: 'nomail@example.org' }, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }], finalize: true },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    await waitFor('dispatched', async () => (await db.execute<{ n: number }>(sql`select count(*)::int n from outbox_events where dispatch_pending`)).rows[0]!.n === 0);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(mailsTo('nomail@example.org').length, 0);
+  });
+});
+
+describe('default install', () => {
+  test('without SMTP_URL each message is written as an .eml file under ATRIUM_DATA_DIR/mail/', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'atrium-mail-'));
+    const t2 = await testApp({ env: { ATRIUM_DATA_DIR: dir } });
+    const w2 = await testWorker(t2, { dispatchIntervalMs: 50 });
+    try {
+      const c2 = await catalogue(t2.database.db);
+      const staff = await t2.token({ class: 'user' });
+      const res = await t2.request({
+        method: 'POST',
+        url: '/api/v4/requests',
+        token: staff,
+        payload: { date: c2.at(660).slice(0, 10), participants: 12, items: [{ tour_id: c2.tourId, start_time: c2.at(660), language_id: c2.langId }], customer: { name: 'Eva', surname: 'Ek', email: 'eva@example.org', locale: 'de' } },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const files = await waitFor('.eml', async () => {
+        const f = await readdir(path.join(dir, 'mail')).catch(() => [] as string[]);
+        return f.length ? f : null;
+      });
+      assert.equal(files.length, 1);
+      assert.match(files[0]!, /request_received\.eml$/);
+      const m = await simpleParser(await readFile(path.join(dir, 'mail', files[0]!)));
+      assert.equal(m.subject, `Wir haben Ihre Gruppenanfrage ${res.json().request.id} erhalten`);
+      assert.ok(m.text && m.html);
+    } finally {
+      await w2.stop();
+      await t2.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
