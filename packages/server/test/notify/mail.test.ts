@@ -103,6 +103,7 @@ describe('visitor mail', () => {
     await waitFor('cancellation', async () => mailsTo('ann@example.org').length === 2);
     assert.equal(mailsTo('ann@example.org')[1]!.subject, `Cancellation of your booking ${o.id}`);
     assert.match(mailsTo('ann@example.org')[1]!.text ?? '', /Cancelled/);
+    assert.ok(mailsTo('ann@example.org')[1]!.attachments.some((x) => /^credit-note-/.test(x.filename ?? '') && x.content.subarray(0, 5).toString() === '%PDF-'), 'credit note attached');
   });
 
   test('an SMTP server refusing at first: the mail is retried and sent once; the failure is recorded', async () => {

@@ -58,16 +58,19 @@ export async function requestContent(db: DbOrTx, requestId: number): Promise<Mai
   return { name, requestId: r.id, date: r.date, participants: r.participants, reason: r.decline_reason };
 }
 
-/** Kinds of documents a mail carries: a confirmation its tickets and invoice. */
-const ATTACH: Partial<Record<MailKind, string[]>> = { order_confirmation: ['ticket', 'invoice'] };
-
-/** The mail's documents, or null while one of them is still processing. */
-export async function attachmentsFor(db: DbOrTx, kind: MailKind, orderId: number): Promise<Attachment[] | null> {
-  const kinds = ATTACH[kind];
-  if (!kinds) return [];
+/**
+ * The mail's documents, or null while one of them is still processing: a confirmation carries
+ * the tickets and the invoice, a cancellation the credit note for exactly its items (made in the
+ * cancellation's transaction when the order was invoiced, domain/documents/queueOrderDocuments.ts).
+ */
+export async function attachmentsFor(db: DbOrTx, kind: MailKind, orderId: number, cancelledItemIds: number[] = []): Promise<Attachment[] | null> {
+  if (kind !== 'order_confirmation' && kind !== 'order_cancellation') return [];
+  const which =
+    kind === 'order_confirmation'
+      ? sql`kind in ('ticket', 'invoice')`
+      : sql`kind = 'credit_note' and item_ids = ${`{${[...cancelledItemIds].sort((a, b) => a - b).join(',')}}`}::int[]`;
   const docs = await db.execute<{ status: string; filename: string; content_type: string; content: Buffer | null }>(sql`
-    select status, filename, content_type, content from documents
-     where order_id = ${orderId} and kind = any(${`{${kinds.join(',')}}`}::text[]) order by id`);
+    select status, filename, content_type, content from documents where order_id = ${orderId} and ${which} order by id`);
   if (docs.rows.some((d) => d.status === 'processing')) return null;
   return docs.rows
     .filter((d) => d.status === 'available' && d.content)

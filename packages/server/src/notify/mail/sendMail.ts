@@ -18,7 +18,7 @@ export const MAX_ATTEMPTS = 12;
 /** Checks for the documents before sending without them (≈ 1 hour at most). */
 const MAX_WAITS = 40;
 
-type Row = { id: number; event_id: string; kind: string; recipient: string; locale: string; status: string; attempt_count: number; subject_type: string | null; subject_id: number | null };
+type Row = { id: number; event_id: string; kind: string; recipient: string; locale: string; status: string; attempt_count: number; subject_type: string | null; subject_id: number | null; data: { cancelled_item_ids?: number[] } | null };
 
 export async function sendMail(
   ctx: Ctx,
@@ -27,7 +27,7 @@ export async function sendMail(
 ): Promise<'sent' | 'waiting' | 'failed' | 'skipped'> {
   const [m] = (
     await ctx.db.execute<Row>(sql`
-      select m.id, m.event_id, m.kind, m.recipient, m.locale, m.status, m.attempt_count, e.subject_type, e.subject_id
+      select m.id, m.event_id, m.kind, m.recipient, m.locale, m.status, m.attempt_count, e.subject_type, e.subject_id, e.data
         from mail_messages m join outbox_events e on e.id = m.event_id where m.id = ${input.mailId}`)
   ).rows;
   if (!m || m.status !== 'pending' || m.subject_id === null) return 'skipped';
@@ -37,7 +37,7 @@ export async function sendMail(
   const content = isOrder ? await orderContent(ctx.db, m.subject_id, lang) : await requestContent(ctx.db, m.subject_id);
   if (!content) return 'skipped';
   const waits = input.waits ?? 0;
-  let attachments = isOrder ? await attachmentsFor(ctx.db, kind, m.subject_id) : [];
+  let attachments = isOrder ? await attachmentsFor(ctx.db, kind, m.subject_id, m.data?.cancelled_item_ids ?? []) : [];
   if (attachments === null) {
     if (waits < MAX_WAITS) {
       const pause = Math.min(2_000 * 2 ** Math.min(waits, 5), 120_000);
