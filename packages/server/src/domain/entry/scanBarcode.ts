@@ -98,11 +98,14 @@ async function scanOnce(ctx: Ctx, a: Attempt): Promise<{ scanId: number; replaye
       }
       const code = normaliseBarcode(raw);
       const facts = code ? await findBarcode(tx, code, !ctx.testing?.disableEntryLocks) : null;
-      const fixed = fixedResult(ctx, facts, direction, scannedAt);
+      // An online scan happens when it holds the lock: its time is read now, so online scans are
+      // decided in lock order and never replay one another (docs/adr/0017-entry-control.md).
+      const at = input.scanned_at ? scannedAt : ctx.clock.now();
+      const fixed = fixedResult(ctx, facts, direction, at);
       const inScope = facts !== null && fixed !== 'wrong_museum';
       const people = input.people_count ?? (inScope ? facts.covers : 1);
       if (inScope && people > facts.covers) throw invalid(`people_count must be at most ${facts.covers} for this barcode`);
-      const view = await storeScan(tx, ctx, { accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, fixed, direction, people, scannedAt, now, input });
+      const view = await storeScan(tx, ctx, { accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, fixed, direction, people, scannedAt: at, online: !input.scanned_at, now, input });
       // The outbox row commits with the scan (webhooks read it later, docs/adr/0017-entry-control.md).
       await recordEvent({ ...ctx, db: tx }, 'scan.created', {
         data: { scan: scanJson(view, ctx.config.zone) },

@@ -26,6 +26,8 @@ export interface Stored {
   direction: Direction;
   people: number;
   scannedAt: Date;
+  /** Scanned now, not posted later with its own scanned_at. */
+  online: boolean;
   now: Date;
   input: ScanInput;
 }
@@ -40,6 +42,9 @@ export async function storeScan(tx: Tx, ctx: Ctx, s: Stored): Promise<ScanView> 
   if (f) {
     const [stored] = await tx.select().from(entryStates).where(eq(entryStates.barcodeId, f.barcodeId));
     entriesUsed = stored?.entriesUsed ?? 0;
+    // Clocks of several nodes may differ by a little: an online scan never goes before the
+    // barcode's last scan, so what a gate is told online is never revised by another online scan.
+    if (stored && s.online && s.scannedAt < stored.lastScanAt) s = { ...s, scannedAt: stored.lastScanAt };
     const next = { id: NEW_SCAN, direction: s.direction, scannedAt: s.scannedAt, peopleCount: s.people };
     if (s.fixed !== null) {
       // Refused before the rules: nothing changes.
