@@ -69,7 +69,7 @@ export async function sendMail(
       `${m.id}-${kind}`,
     );
     await ctx.db.execute(sql`update mail_messages set status = 'sent', sent_at = ${ctx.clock.now()}, message_id = ${sent.messageId}, locale = ${lang},
-      attempt_count = attempt_count + 1, last_error = null where id = ${m.id}`);
+      attempt_count = attempt_count + 1 where id = ${m.id}`);
     return 'sent';
   } catch (err) {
     const reason = String((err as Error).message ?? err).slice(0, 500);
