@@ -19,7 +19,8 @@ const waitFor = <T>(what: string, check: () => Promise<T>) =>
   waitLong(what, check, 120_000).catch(async (err) => {
     // What the mails are waiting for, in the failure message.
     const rows = await t.database.db.execute(sql`select kind, status, attempt_count, last_error from mail_messages`);
-    throw new Error(`${(err as Error).message}; mails: ${JSON.stringify(rows.rows)}`);
+    const docs = await t.database.db.execute(sql`select kind, status, note from documents`);
+    throw new Error(`${(err as Error).message}; mails: ${JSON.stringify(rows.rows)}; documents: ${JSON.stringify(docs.rows)}`);
   });
 const received: ParsedMail[] = [];
 let refuseNext = 0;
