@@ -1,6 +1,6 @@
 // Types of requests and records, derived from the generated OpenAPI types (src/generated/openapi.ts,
 // never edited by hand). Routes that are not in the committed document yet (requests, documents)
-// fall back to the shapes of API.md §9–10 until the document is regenerated; from then on the
+// fall back to the shapes of docs/api-contract.md §9–10 until the document is regenerated; from then on the
 // generated types win automatically (see `Or`).
 import type { paths } from './generated/openapi.ts';
 
@@ -40,7 +40,7 @@ export type OrderInput = BodyOf<`${A}/orders`, 'post'>;
 export type ReservationInput = BodyOf<`${A}/reservations`, 'post'>;
 export type CustomerInput = BodyOf<`${A}/customers`, 'post'>;
 
-/** API.md §9, until the server's /requests routes are in openapi/openapi.json. */
+/** docs/api-contract.md §9, until the server's /requests routes are in openapi/openapi.json. */
 export interface RequestRecordFallback {
   id: number;
   foreign_id: string | null;
@@ -64,7 +64,7 @@ export interface RequestInputFallback {
   customer_id?: number | string;
   contact?: { name?: string; surname?: string; email?: string; phone?: string; role?: string };
 }
-/** API.md §10, until the server's /documents routes are in openapi/openapi.json. */
+/** docs/api-contract.md §10, until the server's /documents routes are in openapi/openapi.json. */
 export interface DocumentRecordFallback {
   id: number;
   kind: 'ticket' | 'invoice' | 'confirmation' | 'attachment' | string;

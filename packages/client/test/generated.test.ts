@@ -35,6 +35,6 @@ describe('generated client sources', () => {
     const documented = new Set(Object.entries(OPENAPI.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`)));
     const ahead = registeredOperations().filter((op) => !documented.has(op));
     for (const op of ahead) assert.match(op, /^\w+ \/api\/v4\/(requests|documents)/, `${op} is not in openapi/openapi.json`);
-    if (ahead.length) t.diagnostic(`implemented against API.md §9–10, not yet in openapi/openapi.json: ${ahead.join(', ')}`);
+    if (ahead.length) t.diagnostic(`implemented against docs/api-contract.md §9–10, not yet in openapi/openapi.json: ${ahead.join(', ')}`);
   });
 });

@@ -1,4 +1,4 @@
-// Requests (API.md §9) and documents (API.md §10) against the real server. These routes are being
+// Requests (docs/api-contract.md §9) and documents (docs/api-contract.md §10) against the real server. These routes are being
 // built; each test is skipped, with the reason shown, until its route is in openapi/openapi.json.
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, test } from 'node:test';

@@ -117,7 +117,7 @@ export class Orders {
   update(idOrToken: number | string, body: BodyOf<`${A}/orders/{id}`, 'put'>, o: WriteOptions = {}): Promise<Order> {
     return this.core.one(EP.updateOrder, 'order', { ...o, params: { id: idOrToken }, body: { order: body } });
   }
-  /** Makes a pending order binding; safe to repeat (API.md §7), so resent after 5xx. */
+  /** Makes a pending order binding; safe to repeat (docs/api-contract.md §7), so resent after 5xx. */
   finalize(idOrToken: number | string, o: WriteOptions = {}): Promise<Order> {
     return this.core.one(EP.finalize, 'order', { ...o, params: { id: idOrToken } });
   }

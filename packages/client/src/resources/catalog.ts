@@ -1,4 +1,4 @@
-// Catalogue (master data, API.md §4): cached per spec 1.3. Event dates carry `seats`, which is
+// Catalogue (master data, docs/api-contract.md §4): cached per spec 1.3. Event dates carry `seats`, which is
 // availability: `events.date(…, { refresh: true })` (what `availability.eventDate` does) always
 // asks the server, revalidating by ETag.
 import type { Core, ReadOptions } from '../core.ts';

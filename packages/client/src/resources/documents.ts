@@ -1,4 +1,4 @@
-// Documents (API.md §10). A download answers 202 while the document is generated or scanned for
+// Documents (docs/api-contract.md §10). A download answers 202 while the document is generated or scanned for
 // viruses (spec 7.1: retry after a short backoff): the client polls, honouring Retry-After, until
 // the file is ready or the deadline passes (DocumentNotReadyError). 410 is GoneError and is never
 // retried (spec 7.3).

@@ -1,4 +1,4 @@
-// Customers (spec 2.2, 2.3) and requests (group booking inquiries, API.md §9).
+// Customers (spec 2.2, 2.3) and requests (group booking inquiries, docs/api-contract.md §9).
 import type { Core, ReadOptions } from '../core.ts';
 import { endpoint } from '../endpoints.ts';
 import { safeCreate } from '../safe.ts';

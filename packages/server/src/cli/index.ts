@@ -1,4 +1,4 @@
-// The `atrium` command line (API.md §12). Every command works while `atrium serve` runs on the
+// The `atrium` command line (docs/api-contract.md §12). Every command works while `atrium serve` runs on the
 // same data directory: it connects to that server's database instead of starting another.
 import { Command } from 'commander';
 import { loadConfig } from '../config.ts';

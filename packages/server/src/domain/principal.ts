@@ -1,6 +1,6 @@
 // Who is calling. Anonymous callers get the public context (spec 5.3); a token resolves to its
 // account's class, museum scope and rights.
-// 'entry': scanner devices at the door (API.md §14, docs/adr/0017-entry-control.md): museum-scoped,
+// 'entry': scanner devices at the door (docs/api-contract.md §14, docs/adr/0017-entry-control.md): museum-scoped,
 // admitted only by routes that list it.
 export type AccessClass = 'public' | 'user' | 'reseller' | 'entry';
 

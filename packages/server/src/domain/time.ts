@@ -1,4 +1,4 @@
-// Wall-clock arithmetic in a museum's IANA zone (API.md §1: times with offset in the museum's
+// Wall-clock arithmetic in a museum's IANA zone (docs/api-contract.md §1: times with offset in the museum's
 // zone, dates in museum-local time, DST days of 23 and 25 hours). Only this module converts
 // between local dates/minutes and instants; everything else passes Dates and 'YYYY-MM-DD'.
 import { DateTime } from 'luxon';

@@ -1,5 +1,5 @@
 // Request bodies are accepted bare or wrapped in their singular key (`{"order": {...}}`, as
-// go~mus clients send them, API.md §1). A preValidation hook unwraps them, so the schema and the
+// go~mus clients send them, docs/api-contract.md §1). A preValidation hook unwraps them, so the schema and the
 // handler always see the bare object.
 import type { FastifyRequest } from 'fastify';
 

@@ -76,7 +76,7 @@ describe('import merges', () => {
     assert.equal((await t.request({ method: 'DELETE', url: `/api/v4/quotas/${q}/overrides/2027-06-03`, token: staff })).statusCode, 204);
     const closure = await t.request({ method: 'POST', url: '/api/v4/closures', payload: { closure: { museum_id: m, start_date: '2027-04-10', end_date: '2027-04-10', reason: 'inventory' } }, token: staff });
     assert.equal(closure.statusCode, 201, closure.body);
-    // A date the file does not name, and one slot (API.md §13 capacity overrides).
+    // A date the file does not name, and one slot (docs/api-contract.md §13 capacity overrides).
     const slotCap = await t.request({ method: 'PUT', url: `/api/v4/quotas/${q}/capacities`, payload: { capacities: [{ date: '2027-06-02', capacity: 5 }, { date: '2027-06-04', time: '10:00', capacity: 3 }] }, token: staff });
     assert.equal(slotCap.statusCode, 200, slotCap.body);
     const before = await snapshot();

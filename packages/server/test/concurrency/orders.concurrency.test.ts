@@ -1,4 +1,4 @@
-// No oversell under real concurrency (API.md §5): ≥200 parallel order creates over real HTTP
+// No oversell under real concurrency (docs/api-contract.md §5): ≥200 parallel order creates over real HTTP
 // compete for the last 50 places of a slot, and of a quota shared by two tickets, 10 times.
 // Sold never exceeds capacity, every 201 is a stored order, every refusal a clean 422. A control
 // run with the capacity locks switched off must oversell, proving the check can fail. The locked

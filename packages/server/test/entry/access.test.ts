@@ -1,4 +1,4 @@
-// Entry tokens (API.md §14): created museum-scoped, and admitted only by the scan routes. The
+// Entry tokens (docs/api-contract.md §14): created museum-scoped, and admitted only by the scan routes. The
 // walk below tries every documented route with an entry token, so a route added later that lists
 // `entry` by accident (or copies a class list that includes it) fails here.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Context-aware catalogue (spec 1, API.md §3): every token class on every catalogue endpoint —
+// Context-aware catalogue (spec 1, docs/api-contract.md §3): every token class on every catalogue endpoint —
 // what each sees, what is 404, and that back-office fields and reseller prices reach only the
 // right callers.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// POST /events/:id/dates with a recurrence (API.md §13): an RRULE expanded in Berlin wall time
+// POST /events/:id/dates with a recurrence (docs/api-contract.md §13): an RRULE expanded in Berlin wall time
 // across both DST changes, skipping closed weekdays and closures (museum-wide and per event),
 // one transaction, and 422 with nothing written for invalid or too large rules.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Closures with cancel_orders (API.md §13): exactly the live items in the closed period are
+// Closures with cancel_orders (docs/api-contract.md §13): exactly the live items in the closed period are
 // cancelled, through the order-cancellation verb (capacity back exactly once, barcodes void,
 // order.cancelled recorded), and bookings racing the closure sell nothing on the closed day
 // (with a control run that removes the race guard and shows the test catches what it guards).

@@ -1,4 +1,4 @@
-// Schedules: bad input is a 422 naming the field and writes nothing (API.md §13 "Bad input");
+// Schedules: bad input is a 422 naming the field and writes nothing (docs/api-contract.md §13 "Bad input");
 // capacity overrides per date and per slot, with oversold_by and nothing cancelled.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The sellability rule through HTTP (API.md §13): for each case of a table (weekly hours, a
+// The sellability rule through HTTP (docs/api-contract.md §13): for each case of a table (weekly hours, a
 // season, date exceptions, whole-day and part-day closures, per-ticket, per-quota and per-tour
 // closures, DST change days, slots at the edge of closing time) every availability endpoint and
 // every booking path must give the same answer: listed and bookable, or absent and 422 CLOSED.

@@ -1,4 +1,4 @@
-// Rate limits with the in-memory counters of a single node (spec 8.1, API.md §11).
+// Rate limits with the in-memory counters of a single node (spec 8.1, docs/api-contract.md §11).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';

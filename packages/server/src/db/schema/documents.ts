@@ -1,4 +1,4 @@
-// Documents (API.md §10): generated PDFs of orders (ticket, invoice, confirmation) and uploaded
+// Documents (docs/api-contract.md §10): generated PDFs of orders (ticket, invoice, confirmation) and uploaded
 // attachments of orders or requests. The bytes live in PostgreSQL (bytea) so that every node
 // behind a load balancer serves them and one backup holds everything.
 import { sql } from 'drizzle-orm';

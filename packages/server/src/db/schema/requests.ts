@@ -1,4 +1,4 @@
-// Group booking requests (API.md §9): an inquiry for one or more tours on a date, decided by
+// Group booking requests (docs/api-contract.md §9): an inquiry for one or more tours on a date, decided by
 // staff. Accepting turns it into a finalized order (orderId); the request keeps its own record.
 import { sql } from 'drizzle-orm';
 import { bigserial, check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';

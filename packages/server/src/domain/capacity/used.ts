@@ -1,4 +1,4 @@
-// THE definition of used capacity (API.md §5): a capacity_allocations row counts while it is not
+// THE definition of used capacity (docs/api-contract.md §5): a capacity_allocations row counts while it is not
 // released and either permanent (expires_at null) or not yet expired at `now`. Holds stop counting
 // the instant they expire, so no cleanup job is needed for correctness. Availability reads use
 // liveAt() below; claims run the same condition under the lock inside the SQL function

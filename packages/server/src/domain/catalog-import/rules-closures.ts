@@ -1,4 +1,4 @@
-// Closures in a catalogue file (API.md §13 in docs): the same checks as POST /closures
+// Closures in a catalogue file (docs/api-contract.md §13 in docs): the same checks as POST /closures
 // (domain/schedules/closureInput.ts: clock format, at most MAX_CLOSURE_DAYS, end after start),
 // with what they close named by key in the file. Import never cancels orders: a closure over
 // live orders is created like one without cancel_orders, and staff decide (GET /closures/:id).

@@ -116,7 +116,7 @@ const Ticket = Type.Object(
   strict,
 );
 
-/** Every date of an RFC 5545 rule at one wall time (API.md §13 in docs): FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=… */
+/** Every date of an RFC 5545 rule at one wall time (docs/api-contract.md §13 in docs): FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=… */
 const Recurrence = Type.Object({ rrule: Type.String(), start_date: opt(DateText), start_time: Clock }, strict);
 
 const EventDate = Type.Object(
@@ -171,7 +171,7 @@ const Tour = Type.Object(
   strict,
 );
 
-/** A closed period (API.md §13 in docs): the whole museum, or only the products and quotas it names by key. */
+/** A closed period (docs/api-contract.md §13 in docs): the whole museum, or only the products and quotas it names by key. */
 const Closure = Type.Object(
   {
     key: Key,

@@ -26,7 +26,7 @@ export interface Paging {
   offset: number;
 }
 
-/** Page size is capped (never an error): 100 with a token, 25 without (API.md §1). */
+/** Page size is capped (never an error): 100 with a token, 25 without (docs/api-contract.md §1). */
 export function paging(ctx: Ctx, input: ListInput): Paging {
   const cap = ctx.principal.kind === 'account' ? ctx.config.maxPerPageAuthenticated : ctx.config.maxPerPageAnonymous;
   const perPage = Math.min(input.per_page ?? ctx.config.defaultPerPage, cap);
@@ -87,7 +87,7 @@ export function titleMatches(title: AnyPgColumn, q: string | undefined): SQL | u
 }
 
 /**
- * `bookable` as the caller sees it (API.md §3): users and resellers may book what they can see;
+ * `bookable` as the caller sees it (docs/api-contract.md §3): users and resellers may book what they can see;
  * anonymous and public callers buy through the shop, so shop products count as bookable for them.
  */
 export function bookableFor(p: Principal, product: Sellable): boolean {

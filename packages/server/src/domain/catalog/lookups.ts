@@ -1,5 +1,5 @@
 // Single-record lookups with the caller's visibility applied. A record the caller may not see is
-// "not found", exactly like one that does not exist (API.md §2: never reveal existence).
+// "not found", exactly like one that does not exist (docs/api-contract.md §2: never reveal existence).
 import { eq } from 'drizzle-orm';
 import { eventDates, events, exhibitions, museums, tickets, tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';

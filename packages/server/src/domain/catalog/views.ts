@@ -1,4 +1,4 @@
-// Catalogue records as the caller sees them (gomus-v4-facts §3 field names): translated for the
+// Catalogue records as the caller sees them (docs/reference/gomus-v4-facts.md §3 field names): translated for the
 // requested locale(s), priced for the caller, `bookable` computed for the caller, and back-office
 // fields (channels, reseller price, active) only for user tokens.
 import type { eventDates, events, exhibitions, museums, quotas, tickets, tours } from '../../db/schema/index.ts';

@@ -1,4 +1,4 @@
-// Who sees and who may book a product (API.md §3, spec 1 "context-aware"). One definition used
+// Who sees and who may book a product (docs/api-contract.md §3, spec 1 "context-aware"). One definition used
 // by catalogue reads, availability, reservations and orders, so they can never disagree.
 //   anonymous / public token → products on the 'shop' channel
 //   reseller                 → products on the 'reseller' channel, limited to the named resellers
@@ -27,7 +27,7 @@ export function isVisibleTo(p: Principal, product: Sellable): boolean {
 }
 
 /**
- * Whether the caller may book it. Anonymous callers and public tokens never write (API.md §3),
+ * Whether the caller may book it. Anonymous callers and public tokens never write (docs/api-contract.md §3),
  * so for them this is false even for shop products; `bookable` in catalogue answers uses
  * `isVisibleTo` for shop products instead (the shop itself sells them).
  */

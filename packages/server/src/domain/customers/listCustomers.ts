@@ -17,7 +17,7 @@ export async function listCustomers(
 ): Promise<{ customers: CustomerRecord[]; meta: { total_count: number; page: number; per_page: number } }> {
   const p = writer(ctx.principal);
   const page = input.page ?? 1;
-  // Larger page sizes are capped, not refused (API.md §1).
+  // Larger page sizes are capped, not refused (docs/api-contract.md §1).
   const perPage = Math.min(input.per_page ?? ctx.config.defaultPerPage, ctx.config.maxPerPageAuthenticated);
   const where = and(
     scope(p),

@@ -1,4 +1,4 @@
-// The customer of an order or request (API.md §7, §9): either embedded (`customer: {...}`) or a
+// The customer of an order or request (docs/api-contract.md §7, §9): either embedded (`customer: {...}`) or a
 // reference (`customer_id`: numeric id or foreign_id). Runs inside the caller's transaction so the
 // customer and the order it belongs to are written together or not at all.
 import { eq } from 'drizzle-orm';

@@ -70,7 +70,7 @@ export const EMPTY_CUSTOMER: CustomerFields = Object.fromEntries(CUSTOMER_FIELDS
 const length = (s: string) => [...s].length;
 
 /**
- * Reads the known fields of an object (unknown ones are ignored, API.md §1). Strings are trimmed,
+ * Reads the known fields of an object (unknown ones are ignored, docs/api-contract.md §1). Strings are trimmed,
  * blank or null means "clear this field", numbers are accepted as their decimal text (a numeric
  * foreign_id or zip), anything else is an error. `tel` (the go~mus name) is an alias of `phone`.
  */

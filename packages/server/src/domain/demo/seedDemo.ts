@@ -16,7 +16,7 @@ export async function seedDemo(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<Summary>
 }
 
 /**
- * A per-slot capacity override (API.md §13; catalogue files carry per-date ones only): a school
+ * A per-slot capacity override (docs/api-contract.md §13; catalogue files carry per-date ones only): a school
  * group has the Kunsthalle at 11:00 on the next open day, so that slot sells only 10. Set once:
  * a later seed leaves the slot overrides alone.
  */

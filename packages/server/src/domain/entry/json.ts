@@ -1,4 +1,4 @@
-// The JSON form of a scan (API.md §14), shared by the routes and the scan.created event, so the
+// The JSON form of a scan (docs/api-contract.md §14), shared by the routes and the scan.created event, so the
 // webhook carries exactly what POST /scans answered.
 import { isoInZone } from '../time.ts';
 import type { ScanView } from './internal.ts';

@@ -7,7 +7,7 @@ export const RESULTS = ['valid', 'already_used', 'not_yet_valid', 'expired', 'ca
 export type ScanResult = (typeof RESULTS)[number];
 export type Direction = 'entry' | 'exit';
 
-/** Instance defaults (API.md §14 as docs/adr/0017-entry-control.md records them). */
+/** Instance defaults (docs/api-contract.md §14 as docs/adr/0017-entry-control.md records them). */
 export const DEFAULT_EARLY_MINUTES = 15;
 export const DEFAULT_ENTRIES_ALLOWED = 1;
 /** How far a device clock may run ahead of the server before its scanned_at is refused. */

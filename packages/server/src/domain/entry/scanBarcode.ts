@@ -1,4 +1,4 @@
-// POST /scans: one scan at a door (API.md §14, docs/adr/0017-entry-control.md). Every scan is
+// POST /scans: one scan at a door (docs/api-contract.md §14, docs/adr/0017-entry-control.md). Every scan is
 // stored, refused or not. The barcode row is locked first, so scans of one barcode serialise on
 // every node; storeScan.ts then decides it (the earliest scan wins, also for scans posted late
 // from an offline device) and writes it with the barcode's state and the scan.created event.

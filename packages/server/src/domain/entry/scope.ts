@@ -1,5 +1,5 @@
 // Which museum an entry read is about, checked against the caller's scope: a museum outside it is
-// answered like a missing one (404, API.md §2).
+// answered like a missing one (404, docs/api-contract.md §2).
 import { eq } from 'drizzle-orm';
 import { museums } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';

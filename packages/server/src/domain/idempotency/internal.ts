@@ -1,10 +1,10 @@
-// Shared pieces of the Idempotency-Key mechanism (API.md §7): key syntax, request fingerprint,
+// Shared pieces of the Idempotency-Key mechanism (docs/api-contract.md §7): key syntax, request fingerprint,
 // which answers are worth keeping.
 import { createHash } from 'node:crypto';
 import type { AccountPrincipal, Principal } from '../principal.ts';
 import { DomainError } from '../errors.ts';
 
-/** Stored answers are replayed for this long (API.md §7: 24 hours). */
+/** Stored answers are replayed for this long (docs/api-contract.md §7: 24 hours). */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * An in-flight claim older than this is taken to be abandoned (the process died between claim

@@ -1,4 +1,4 @@
-// Which live order items a closure shuts (API.md §13 `affected`): active items of pending (not
+// Which live order items a closure shuts (docs/api-contract.md §13 `affected`): active items of pending (not
 // expired) and finalized orders of the museum, tested with the rule's own closureHits(), so the
 // report lists exactly what availability and booking now refuse.
 import { and, eq, gte, lt, or, sql } from 'drizzle-orm';

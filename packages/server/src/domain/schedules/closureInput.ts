@@ -1,4 +1,4 @@
-// Checks of a closure before it is written (API.md §13 "Bad input"): every problem is reported
+// Checks of a closure before it is written (docs/api-contract.md §13 "Bad input"): every problem is reported
 // at once with the field it concerns, and nothing is written.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';

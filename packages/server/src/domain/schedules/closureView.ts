@@ -1,4 +1,4 @@
-// A closure as the API shows it (API.md §13).
+// A closure as the API shows it (docs/api-contract.md §13).
 import type { closures } from '../../db/schema/index.ts';
 import { clock } from './closureInput.ts';
 import type { ClosureSpan } from './schedule.ts';

@@ -1,4 +1,4 @@
-// POST /closures (API.md §13): shuts a period of a museum, or of some of its tickets, quotas,
+// POST /closures (docs/api-contract.md §13): shuts a period of a museum, or of some of its tickets, quotas,
 // events or tours. Answers which live orders fall in it; with cancel_orders their items in the
 // period are cancelled in the same transaction by the order-cancellation verb itself (capacity
 // released exactly once, barcodes and documents voided, order.cancelled recorded there).

@@ -1,5 +1,5 @@
 // Event dates through the sellability rule: GET /dates, /events/:id/dates and the date answers
-// show `bookable: false, closed: true` for a date the rule refuses (API.md §13).
+// show `bookable: false, closed: true` for a date the rule refuses (docs/api-contract.md §13).
 import type { DbOrTx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { closedReason } from './rule.ts';

@@ -1,4 +1,4 @@
-// GET|PUT /museums/:id/schedule (API.md §13): a museum's weekly hours, dated seasons that replace
+// GET|PUT /museums/:id/schedule (docs/api-contract.md §13): a museum's weekly hours, dated seasons that replace
 // them for a period, and single-date exceptions, in the catalogue file's notation ("10:00-18:00"
 // or "closed"). A PUT replaces the parts it names and leaves the others. Weekly hours and
 // exceptions live on the museum row, seasons in opening_seasons (migration 0012).

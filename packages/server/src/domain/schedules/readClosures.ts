@@ -1,5 +1,5 @@
-// GET /closures, GET /closures/:id and DELETE /closures/:id (API.md §13). A closure outside the
-// caller's museums is "not found", as every other record (API.md §2).
+// GET /closures, GET /closures/:id and DELETE /closures/:id (docs/api-contract.md §13). A closure outside the
+// caller's museums is "not found", as every other record (docs/api-contract.md §2).
 import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { closures, museums } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';

@@ -1,4 +1,4 @@
-// Recurring event dates (docs/adr/0014-catalogue-import-merges.md, API.md §13 in docs): an RFC 5545
+// Recurring event dates (docs/adr/0014-catalogue-import-merges.md, docs/api-contract.md §13 in docs): an RFC 5545
 // RRULE expanded in the museum's wall time. The `rrule` package computes in UTC, so the rule is
 // expanded as *floating* time (a wall-clock date and time written as if it were UTC) and each
 // occurrence is then placed in the museum's zone with zonedInstant: 14:00 stays 14:00 on both
@@ -9,7 +9,7 @@ import { addDays, localDateOf, localMinutesOf, zonedInstant } from '../time.ts';
 
 const { RRule } = rrulePkg;
 
-/** At most this many occurrences per rule (API.md §13): more is a 422, nothing written. */
+/** At most this many occurrences per rule (docs/api-contract.md §13): more is a 422, nothing written. */
 export const MAX_OCCURRENCES = 1_000;
 /** Occurrences must lie within this many days of the first date: bounds the expansion's work. */
 export const HORIZON_DAYS = 3_660;

@@ -1,4 +1,4 @@
-// THE sellability rule (API.md §13, docs/adr/0013-sellability-rule.md): a slot or date is
+// THE sellability rule (docs/api-contract.md §13, docs/adr/0013-sellability-rule.md): a slot or date is
 // sellable only inside the museum's opening hours and outside every closure that covers it.
 // Availability reads filter with isSellable(); every booking path (reservations, orders, request
 // acceptance, box office) reaches it through the capacity module's claim resolution

@@ -1,4 +1,4 @@
-// PUT /quotas/:id/capacities (API.md §13): capacity overrides per date (quota_overrides, as PUT
+// PUT /quotas/:id/capacities (docs/api-contract.md §13): capacity overrides per date (quota_overrides, as PUT
 // /quotas/:id/overrides/:date) and per slot (quota_slot_overrides, migration 0012), several at
 // once. Lowering below what is already sold is allowed: nothing is cancelled, the answer says by
 // how much each entry is oversold so staff can act. The claim path reads both kinds of override

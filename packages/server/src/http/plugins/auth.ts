@@ -1,5 +1,5 @@
 // Resolves `Authorization: Bearer …` on every request (spec 5) and enforces the route's declared
-// access. A bad token is a 401 on every endpoint, public ones included (API.md §3), so a client
+// access. A bad token is a 401 on every endpoint, public ones included (docs/api-contract.md §3), so a client
 // finds out at once that its token is wrong instead of silently seeing the public catalogue.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveToken } from '../../domain/accounts/resolveToken.ts';

@@ -190,7 +190,7 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
 }
 
 export function errorHandling(app: FastifyInstance) {
-  // Fastify parses text/plain bodies by default; the API takes JSON only (API.md §1), so any other
+  // Fastify parses text/plain bodies by default; the API takes JSON only (docs/api-contract.md §1), so any other
   // body type is a 415 instead of a string that later fails validation with a puzzling 422.
   app.removeContentTypeParser('text/plain');
   // A shadow router of every registered path tells "wrong method" (405) from "no such route" (404).

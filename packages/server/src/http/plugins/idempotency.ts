@@ -1,4 +1,4 @@
-// Idempotency-Key for every POST/PUT/PATCH/DELETE under /api/v4 sent with a token (API.md §7,
+// Idempotency-Key for every POST/PUT/PATCH/DELETE under /api/v4 sent with a token (docs/api-contract.md §7,
 // spec 7.4). preValidation claims the key (or replays / refuses), onSend stores the answer. The
 // claim happens before schema validation, so a refused body is also answered the same way on a
 // retry, and the fingerprint is taken of the body exactly as the client sent it.

@@ -1,4 +1,4 @@
-// Rate limits (spec 8.1, API.md §11; docs/operations.md, "Limits and their settings"): every
+// Rate limits (spec 8.1, docs/api-contract.md §11; docs/operations.md, "Limits and their settings"): every
 // account gets a per-account budget per minute, its own `rate_limit_per_minute` or its class's
 // default (ATRIUM_RESELLER_RATE_LIMIT, ATRIUM_USER_RATE_LIMIT, ATRIUM_PUBLIC_RATE_LIMIT), and
 // anonymous callers a per-IP budget (ATRIUM_ANON_RATE_LIMIT). A class default of 0 turns that

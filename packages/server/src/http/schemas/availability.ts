@@ -1,4 +1,4 @@
-// Availability schemas (API.md §5, gomus-v4-facts §4): answers are `{"data": ...}` keyed by
+// Availability schemas (docs/api-contract.md §5, docs/reference/gomus-v4-facts.md §4): answers are `{"data": ...}` keyed by
 // slot times (ISO 8601 in the museum zone) or dates.
 import { Type } from 'typebox';
 import { Id, IdList } from './common.ts';

@@ -1,4 +1,4 @@
-// Response schemas of the catalogue (gomus-v4-facts §3). fast-json-stringify sends only what is
+// Response schemas of the catalogue (docs/reference/gomus-v4-facts.md §3). fast-json-stringify sends only what is
 // listed here, so every field of domain/catalog/views.ts appears; back-office fields are optional
 // (present for user tokens only).
 import { Type, type TSchema } from 'typebox';
@@ -84,7 +84,7 @@ export const EventDate = Type.Object({
     max_per_registration: Nullable(Type.Integer()),
   }),
   language: Nullable(LanguageRef),
-  closed: Type.Boolean({ description: 'Outside opening hours or inside a closure (API.md §13); then bookable is false.' }),
+  closed: Type.Boolean({ description: 'Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false.' }),
   active: Type.Optional(Type.Boolean({ description: 'User tokens only.' })),
 });
 

@@ -1,5 +1,5 @@
 // Request bodies of the staff catalogue writes. Bodies may come bare or wrapped in their singular
-// key (`{"ticket": {...}}`, API.md §1). The schemas bound every number so absurd values are a
+// key (`{"ticket": {...}}`, docs/api-contract.md §1). The schemas bound every number so absurd values are a
 // 422 here; cross-field and reference rules live in domain/catalog/rules.ts. Unknown fields are
 // ignored. Every field is optional in the schema: create verbs report what is missing.
 import { Type } from 'typebox';
@@ -88,7 +88,7 @@ export const EventDateBody = Type.Object({
   active: Opt(Type.Boolean()),
 });
 
-/** Recurring dates (API.md §13 in docs): an RFC 5545 RRULE in the museum's wall time. */
+/** Recurring dates (docs/api-contract.md §13 in docs): an RFC 5545 RRULE in the museum's wall time. */
 export const Recurrence = Type.Object({
   rrule: Type.String({ maxLength: 500, description: 'RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=20270331T000000Z (UNTIL or COUNT required, at most 1,000 dates).' }),
   start_date: Opt(Type.String({ maxLength: 10, description: 'First date the rule counts from (museum-local, YYYY-MM-DD); default today.' })),

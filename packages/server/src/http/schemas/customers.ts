@@ -1,4 +1,4 @@
-// Customer request and response schemas (spec 2.2, API.md §8). Input fields are loose optional
+// Customer request and response schemas (spec 2.2, docs/api-contract.md §8). Input fields are loose optional
 // strings on purpose: missing or blank fields must reach the domain so the client sees its
 // Rails-style messages ("Email can't be blank"); numbers and null are coerced by the validator
 // (null → "" → "clear this field"). Only wrong JSON types (objects, arrays) fail here.

@@ -1,4 +1,4 @@
-// Documents (API.md §10): metadata records, the upload body and the list filters.
+// Documents (docs/api-contract.md §10): metadata records, the upload body and the list filters.
 import { Type } from 'typebox';
 import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 

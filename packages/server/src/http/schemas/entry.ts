@@ -1,4 +1,4 @@
-// Entry control (API.md §14): scans, the offline manifest, occupancy.
+// Entry control (docs/api-contract.md §14): scans, the offline manifest, occupancy.
 import { Type } from 'typebox';
 import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 

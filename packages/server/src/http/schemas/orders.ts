@@ -1,4 +1,4 @@
-// Order request and response schemas (API.md §7, go~mus field names). Request bodies may come
+// Order request and response schemas (docs/api-contract.md §7, go~mus field names). Request bodies may come
 // wrapped as {"order": {...}}; the route unwraps them before validation (http/unwrap.ts).
 import { Type } from 'typebox';
 import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
@@ -78,7 +78,7 @@ const ItemOut = Type.Object({
   vat_pct: Type.Number(),
   tax_included: Type.Boolean(),
   quantity: Type.Integer(),
-  entries_used: Type.Integer({ description: 'Entries made with this item\'s barcodes (API.md §14).' }),
+  entries_used: Type.Integer({ description: 'Entries made with this item\'s barcodes (docs/api-contract.md §14).' }),
   attributes: Type.Object({
     id: Type.Integer({ description: 'The ticket sale / booking id (the order item id).' }),
     ticket_id: Type.Optional(Type.Integer()),

@@ -1,4 +1,4 @@
-// Group booking request schemas (API.md §9). Body fields that carry Rails-style messages (date,
+// Group booking request schemas (docs/api-contract.md §9). Body fields that carry Rails-style messages (date,
 // participants, items, contact, customer) are optional here on purpose: a missing value must
 // reach the domain so the client reads "Date can't be blank" in the "request could not be
 // saved" list. Only wrong JSON types fail here. Bodies may come wrapped as {"request": {...}}.

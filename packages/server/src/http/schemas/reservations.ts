@@ -1,4 +1,4 @@
-// Reservation (hold) request and response schemas (API.md §6, gomus-v4-facts §3.9, §5.1).
+// Reservation (hold) request and response schemas (docs/api-contract.md §6, docs/reference/gomus-v4-facts.md §3.9, §5.1).
 import { Type } from 'typebox';
 import { Id } from './common.ts';
 

@@ -1,4 +1,4 @@
-// Live availability (API.md §5): never cached (Cache-Control: no-store), readable by everybody,
+// Live availability (docs/api-contract.md §5): never cached (Cache-Control: no-store), readable by everybody,
 // answering only about products the caller may see.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicRead } from '../../access.ts';

@@ -36,7 +36,7 @@ export const museumRoutes: FastifyPluginAsyncTypebox = async (app) => {
         200: Type.Object({
           opening_hours: Type.Union([Type.Object({ begin: Type.String(), end: Type.String() }), Type.Null()]),
           closed: Type.Optional(Type.Boolean()),
-          reason: Type.Optional(Type.String({ description: 'Why the day is closed (API.md §13).' })),
+          reason: Type.Optional(Type.String({ description: 'Why the day is closed (docs/api-contract.md §13).' })),
         }),
         ...errorResponses(401, 404, 422),
       },

@@ -1,4 +1,4 @@
-// Customers (spec 2.2, 2.3; API.md §8). Users need customers:read / customers:write and see the
+// Customers (spec 2.2, 2.3; docs/api-contract.md §8). Users need customers:read / customers:write and see the
 // customers of their museum scope; resellers see only their own (domain/customers/scope.ts).
 // Staff also export and erase a person (GDPR; docs/operations.md, "GDPR export and erase").
 import { unwrap } from '../../unwrap.ts';

@@ -1,4 +1,4 @@
-// Documents (API.md §10): upload (scanned in the background), list, metadata and download.
+// Documents (docs/api-contract.md §10): upload (scanned in the background), list, metadata and download.
 // Downloads answer 200 with the bytes, 202 while processing, 410 once gone (spec 4, 7.1).
 import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

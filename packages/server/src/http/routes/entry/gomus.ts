@@ -1,4 +1,4 @@
-// The go~mus entry API (API.md §14) for scanner hardware already in museums: check, entry and
+// The go~mus entry API (docs/api-contract.md §14) for scanner hardware already in museums: check, entry and
 // exit by barcode in the path, `?location=`; 200 {message} when valid, 422 {error} when not.
 // The same domain verbs as POST /api/v4/scans, so both transports store the same scans.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

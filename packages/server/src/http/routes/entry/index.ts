@@ -1,4 +1,4 @@
-// Entry control (API.md §14, docs/adr/0017-entry-control.md): scanner devices (entry tokens) and
+// Entry control (docs/api-contract.md §14, docs/adr/0017-entry-control.md): scanner devices (entry tokens) and
 // staff with orders rights scan at the door, read the day's manifest, the history and occupancy.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

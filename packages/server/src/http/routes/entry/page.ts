@@ -1,4 +1,4 @@
-// The /scan page (API.md §14): static HTML, JS and CSS from src/web/scan, and zxing-wasm's reader
+// The /scan page (docs/api-contract.md §14): static HTML, JS and CSS from src/web/scan, and zxing-wasm's reader
 // build and .wasm straight from node_modules, so `npm start` serves it without a build step and
 // the decoder never comes from a CDN. The files are read once; the page gets its own strict
 // Content-Security-Policy (scripts and connections only to this origin; wasm compilation allowed).

@@ -1,4 +1,4 @@
-// Orders (API.md §7): create (optionally finalize), finalize, cancel, update while pending, and
+// Orders (docs/api-contract.md §7): create (optionally finalize), finalize, cancel, update while pending, and
 // reads for resellers (own orders) and users with orders rights (their museums).
 import { unwrap } from '../../unwrap.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-// Group booking requests (API.md §9): partners and staff ask for tours on a date; staff accept
+// Group booking requests (docs/api-contract.md §9): partners and staff ask for tours on a date; staff accept
 // (a finalized booking order is made, capacity checked) or decline; the requester may withdraw
 // while pending. Reads: resellers their own, users with requests rights their museums.
 import { unwrap } from '../../unwrap.ts';

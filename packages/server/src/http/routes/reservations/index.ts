@@ -1,4 +1,4 @@
-// Reservations (holds) on ticket slots and event dates (API.md §6). Reseller tokens and user
+// Reservations (holds) on ticket slots and event dates (docs/api-contract.md §6). Reseller tokens and user
 // tokens with orders:write; each account sees only its own holds. Mounted at /reservations and at
 // the go~mus path /tickets/reservations.
 import { unwrap } from '../../unwrap.ts';

@@ -1,4 +1,4 @@
-// Schedules (API.md §13): closures, a museum's opening hours (weekly, seasons, exceptions) and
+// Schedules (docs/api-contract.md §13): closures, a museum's opening hours (weekly, seasons, exceptions) and
 // capacity overrides per date and slot. Staff only (user tokens with catalog:write); the verbs
 // live in domain/schedules. Writes clear this node's answer cache (invalidatesCatalog).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

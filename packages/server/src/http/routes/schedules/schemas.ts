@@ -1,4 +1,4 @@
-// Request and answer shapes of the schedule routes (API.md §13). Bounds that need context (dates,
+// Request and answer shapes of the schedule routes (docs/api-contract.md §13). Bounds that need context (dates,
 // 00:00–24:00, overlapping ranges, ids of the museum) are checked by domain/schedules, which
 // answers 422 with field errors.
 import { Type } from 'typebox';
