@@ -1,5 +1,8 @@
 // AtriumClient: the entry point. Server-side only (spec 5.7): a bearer token never belongs in
 // browser code, so the constructor refuses to run in a browser context when given a token.
+import { Schedules } from './resources/schedules.ts';
+import { Entry } from './resources/entry.ts';
+import { Webhooks } from './resources/webhookEndpoints.ts';
 import { MemoryStore, type CacheStore } from './cache.ts';
 import { Core } from './core.ts';
 import { endpoint } from './endpoints.ts';
@@ -67,6 +70,9 @@ export class AtriumClient {
   readonly customers: Customers;
   readonly requests: Requests;
   readonly documents: Documents;
+  readonly schedules: Schedules;
+  readonly entry: Entry;
+  readonly webhooks: Webhooks;
   private readonly core: Core;
 
   constructor(opts: AtriumClientOptions) {
@@ -112,6 +118,9 @@ export class AtriumClient {
     this.customers = new Customers(this.core);
     this.requests = new Requests(this.core);
     this.documents = new Documents(this.core, opts.documentDeadlineMs ?? 60_000);
+    this.schedules = new Schedules(this.core);
+    this.entry = new Entry(this.core);
+    this.webhooks = new Webhooks(this.core);
   }
 
   /** Tests the token (spec 5.5): its class (`access`) and museum scope. Never cached. */

@@ -3,7 +3,7 @@
 // operation key ("GET /api/v4/tickets/{id}") selects the known response fields for the
 // unknown-field report (src/shape.ts).
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Endpoint {
   method: HttpMethod;
@@ -33,7 +33,7 @@ export function endpoint(
     method,
     template,
     op: `${method} /api/v4${template}`,
-    retry: opts.retry ?? (method === 'POST' ? 'once' : 'idempotent'),
+    retry: opts.retry ?? (method === 'POST' || method === 'PATCH' ? 'once' : 'idempotent'),
     cache: opts.cache ?? 'live',
     secretParams: opts.secret ?? [],
   };

@@ -10,3 +10,6 @@ export { registeredOperations } from './endpoints.ts';
 export type * from './types.ts';
 export * from './webhooks.ts';
 export type { paths as OpenApiPaths } from './generated/openapi.ts';
+export type { Closure, ClosureCreated, MuseumSchedule, CapacitiesResult } from './resources/schedules.ts';
+export type { Scan, ScanInput, Manifest, Occupancy } from './resources/entry.ts';
+export type { WebhookEndpoint, WebhookCreated, WebhookDelivery } from './resources/webhookEndpoints.ts';

@@ -4,7 +4,7 @@
 // generated types win automatically (see `Or`).
 import type { paths } from './generated/openapi.ts';
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Op<P, M extends Method> = P extends keyof paths ? (M extends keyof paths[P] ? NonNullable<paths[P][M]> : never) : never;
 type Json<R> = R extends { content: { 'application/json': infer J } } ? J : never;
 type Or<T, F> = [T] extends [never] ? F : T;

@@ -19,10 +19,20 @@ const EP = {
   accept: endpoint('POST', '/requests/{id}/accept'),
   decline: endpoint('POST', '/requests/{id}/decline'),
   withdraw: endpoint('POST', '/requests/{id}/withdraw'),
+  export: endpoint('GET', '/customers/{id}/export'),
+  erase: endpoint('POST', '/customers/{id}/erase'),
 };
 
 export class Customers {
   constructor(private readonly core: Core) {}
+  /** GDPR: everything stored about the person, as JSON (docs/operations.md, GDPR export and erase). */
+  async exportData(id: number | string, o: ReadOptions = {}): Promise<unknown> {
+    return (await this.core.http.send(EP.export, { ...o, params: { id } })).body;
+  }
+  /** GDPR: anonymises the person everywhere; what tax law keeps (invoices) is named in the answer. */
+  async erase(id: number | string, o: WriteOptions = {}): Promise<unknown> {
+    return (await this.core.http.send(EP.erase, { ...o, params: { id } })).body;
+  }
   /**
    * Creates a customer. With a `foreign_id` it is a safe POST (looked up after a timeout or 5xx,
    * resent only when absent); without one an ambiguous failure is an OutcomeUnknownError, since
