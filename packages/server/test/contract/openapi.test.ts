@@ -126,7 +126,7 @@ describe('OpenAPI document', () => {
       const where = `${m.toUpperCase()} ${p}`;
       const classes = op['x-token-classes'] ?? [];
       check(classes.length > 0, `${where}: x-token-classes`);
-      for (const c of classes) check(['anonymous', 'public', 'user', 'reseller'].includes(c), `${where}: class ${c}`);
+      for (const c of classes) check(['anonymous', 'public', 'user', 'reseller', 'entry'].includes(c), `${where}: class ${c}`);
       check(Array.isArray(op.security) && op.security.length > 0, `${where}: security`);
       check(op.tags && op.tags.length > 0, `${where}: tags`);
       check(op.summary, `${where}: summary`);
