@@ -43,7 +43,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/scans',
     {
       config: { access: read, cache: 'live' },
-      schema: { tags, summary: 'Scans, newest verdicts (filters museum_id, date, barcode, device)', querystring: ListScansQuery, response: { 200: ScanList, ...errorResponses(401, 403, 422) } },
+      schema: { tags, summary: 'Scans, newest verdicts (filters museum_id, date, barcode, device)', querystring: ListScansQuery, response: { 200: ScanList, ...errorResponses(401, 403, 404, 422) } },
     },
     async (req) => {
       const r = await listScans(req.ctx, req.query);
