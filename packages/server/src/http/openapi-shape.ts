@@ -30,6 +30,7 @@ const STANDARD: Record<string, string> = {
   '413': 'Body larger than the limit.',
   '422': 'Validation failed: `error` says what, `errors` lists field messages.',
   '429': 'Rate limit exceeded: wait Retry-After seconds.',
+  '500': 'Unexpected server error, logged under the request id: retry with backoff.',
   '503': 'Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After.',
 };
 
@@ -120,13 +121,15 @@ function shapeOperation(op: Obj, method: string, path: string): void {
     responses[status] ??= { description: STANDARD[status], content: { 'application/json': { schema: ERROR } }, ...extra };
   };
   add('401');
-  if (!classes.includes('anonymous')) add('403');
+  // Every class may be refused somewhere: scanner (entry) tokens reach only the scan routes.
+  add('403');
   if (/\{[^}]+\}/.test(path)) add('404');
   if (op.requestBody) {
     add('413');
     add('422');
   }
   add('429', { headers: { 'Retry-After': ref('Retry-After'), 'RateLimit-Limit': ref('RateLimit-Limit'), 'RateLimit-Remaining': ref('RateLimit-Remaining'), 'RateLimit-Reset': ref('RateLimit-Reset') } });
+  add('500');
   add('503', { headers: { 'Retry-After': ref('Retry-After') } });
   for (const [status, res] of Object.entries<Obj>(responses)) {
     const headers: Obj = (res.headers ??= {});

@@ -17,7 +17,9 @@ const Query = Type.Object({ location: Type.Optional(Type.String({ maxLength: 100
 const Valid = Type.Object({ message: Type.String() });
 const Refused = Type.Object({
   error: Type.String({ description: 'Why, as display text in the museum language (POST /api/v4/scans gives the result code).' }),
-  code: Type.Literal('SCAN_REFUSED'),
+  errors: Type.Optional(Type.Array(Type.String())),
+  // SCAN_REFUSED for a refused scan; a malformed barcode or location is VALIDATION_FAILED with `errors`.
+  code: Type.String({ examples: ['SCAN_REFUSED', 'VALIDATION_FAILED'] }),
   request_id: Type.String(),
 });
 const response = { 200: Valid, 422: Refused, ...errorResponses(400, 401, 403) };
