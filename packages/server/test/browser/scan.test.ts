@@ -2,7 +2,7 @@
 // Chromium's fake camera plays a video made here from a ticket's QR code (drawn by qrPng, the
 // function whose PNG the ticket PDF embeds), the page decodes it with zxing-wasm served by this
 // server, shows green, and on the second read of the same ticket red `already_used`. Screenshots
-// of both go to docs/images/. Skipped with a message when Chromium is missing.
+// of both go to docs/images/ (with ATRIUM_UPDATE_SCREENSHOTS=1). Skipped with a message when Chromium is missing.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,11 @@ import { PNG } from 'pngjs';
 import { qrPng } from '../../src/documents/render/codes.ts';
 import { serverRoot } from '../cli/cli.ts';
 import { entryFixture, type EntryFixture } from '../entry/support.ts';
+
+// Screenshots refresh docs/images/ only when asked (ATRIUM_UPDATE_SCREENSHOTS=1), so a test run
+// never dirties the checkout; otherwise they go to the OS temp directory.
+const shot = (name: string) =>
+  process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/images', name) : path.join(tmpdir(), `atrium-${name}`);
 
 const CHROMIUM = '/usr/bin/chromium';
 const W = 640;
@@ -82,12 +87,12 @@ test('the scanner page reads a ticket QR code from the camera: green, then red a
     await page.waitForSelector('#answer.valid:not([hidden])', { timeout: 60_000 });
     assert.equal(await page.textContent('#answer-reason'), 'valid');
     assert.equal(await page.textContent('#answer-ticket'), 'Gruppenführung');
-    await page.screenshot({ path: path.join(serverRoot, '../../docs/images/scan-valid.png') });
+    await page.screenshot({ path: shot('scan-valid.png') });
 
     await page.waitForSelector('#answer.refused:not([hidden])', { timeout: 60_000 });
     assert.equal(await page.textContent('#answer-reason'), 'already_used');
     assert.equal(await page.textContent('#answer-message'), 'Bereits benutzt');
-    await page.screenshot({ path: path.join(serverRoot, '../../docs/images/scan-already-used.png') });
+    await page.screenshot({ path: shot('scan-already-used.png') });
 
     assert.deepEqual(outside, [], 'the page loads nothing from elsewhere');
     assert.deepEqual(problems, []);
