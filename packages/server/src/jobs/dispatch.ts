@@ -7,47 +7,22 @@
 // same one. Cost when idle: one probe of a partial index per interval.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { pollLoop, type Loop } from './loop.ts';
 import { TASKS } from './queue.ts';
 
 /** A batch this size is followed at once by the next one; a smaller batch means "caught up". */
 const BATCH = 200;
 
-export interface Dispatcher {
-  /** Dispatches now instead of at the next tick (tests, and a process that just wrote flags). */
-  poke(): void;
-  stop(): Promise<void>;
-}
+/** Dispatches now instead of at the next tick with poke() (tests, and a process that just wrote flags). */
+export type Dispatcher = Loop;
 
 export function startDispatcher(db: Db, opts: { intervalMs: number; maxAttempts?: number; onError?: (err: unknown) => void }): Dispatcher {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
-  const once = async () => {
+  return pollLoop(async (stopped) => {
     for (;;) {
       const r = await db.execute<{ n: number }>(
         sql`select documents_dispatch(${BATCH}, ${TASKS.renderDocument}, ${opts.maxAttempts ?? 12}) as n`,
       );
-      if (stopped || Number(r.rows[0]?.n ?? 0) < BATCH) return;
+      if (stopped() || Number(r.rows[0]?.n ?? 0) < BATCH) return;
     }
-  };
-  const tick = () => {
-    if (stopped || running) return;
-    clearTimeout(timer);
-    running = once()
-      .catch((err) => opts.onError?.(err)) // a database outage: the next tick tries again
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(tick, opts.intervalMs);
-      });
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    poke: tick,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  }, opts);
 }
