@@ -1,0 +1,99 @@
+// Sales by day, by ticket (product) or by channel (the order's source and account: web shop,
+// box office, a reseller), with net, VAT and gross per VAT rate. The ledger comes from SQL
+// (salesLines.ts); the amounts of each line come from the invoices' own rule (lineAmounts), so a
+// report's VAT equals the sum of what the invoices and credit notes show.
+import { inArray } from 'drizzle-orm';
+import { accounts, events, tickets, tours } from '../../db/schema/index.ts';
+import type { Translated } from '../../db/schema/catalog.ts';
+import { lineAmounts } from '../../documents/render/vat.ts';
+import type { Ctx } from '../context.ts';
+import { reportScope, type ReportInput } from './range.ts';
+import { salesLedger, type LedgerRow, type SalesDimension } from './salesLines.ts';
+
+export interface Amounts {
+  quantity: number;
+  net_cents: number;
+  vat_cents: number;
+  gross_cents: number;
+}
+export interface SalesRow extends Amounts {
+  key: string;
+  label: string;
+  vat_pct: number;
+}
+export interface SalesReport {
+  by: SalesDimension;
+  from: string;
+  to: string;
+  /** One row per key and VAT rate, keys in order, rates ascending. */
+  rows: SalesRow[];
+  /** Per VAT rate over everything. */
+  by_rate: Array<Amounts & { vat_pct: number }>;
+  total: Amounts;
+}
+
+const zero = (): Amounts => ({ quantity: 0, net_cents: 0, vat_cents: 0, gross_cents: 0 });
+
+function add(into: Amounts, l: LedgerRow) {
+  const a = lineAmounts({ total_cents: l.price_cents, vat_pct: l.vat_pct, tax_included: l.tax_included });
+  const k = l.sign * l.lines;
+  into.quantity += l.sign * l.quantity;
+  into.net_cents += k * a.net_cents;
+  into.vat_cents += k * a.vat_cents;
+  into.gross_cents += k * a.gross_cents;
+}
+
+export async function salesReport(ctx: Ctx, input: ReportInput & { by: SalesDimension; locale?: string }): Promise<SalesReport> {
+  const scope = await reportScope(ctx, input);
+  const ledger = await salesLedger(ctx, scope, input.by);
+  const cells = new Map<string, SalesRow>();
+  const rates = new Map<number, Amounts & { vat_pct: number }>();
+  const total = zero();
+  for (const l of ledger) {
+    const bp = Math.round(l.vat_pct * 100); // the invoices' bucket key (vat.ts): 1/100 of a percent
+    const id = `${l.key}\u0000${bp}`;
+    const row = cells.get(id) ?? { key: l.key, label: l.key, vat_pct: bp / 100, ...zero() };
+    cells.set(id, row);
+    add(row, l);
+    const rate = rates.get(bp) ?? { vat_pct: bp / 100, ...zero() };
+    rates.set(bp, rate);
+    add(rate, l);
+    add(total, l);
+  }
+  const rows = [...cells.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.vat_pct - b.vat_pct));
+  const labels = await labelsFor(ctx, input.by, rows.map((r) => r.key), [input.locale ?? '', ...ctx.config.locales]);
+  for (const r of rows) r.label = labels.get(r.key) ?? r.key;
+  if (input.by === 'ticket') rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key) || a.vat_pct - b.vat_pct);
+  return { by: input.by, from: scope.from, to: scope.to, rows, by_rate: [...rates.values()].sort((a, b) => a.vat_pct - b.vat_pct), total };
+}
+
+function pick(t: Translated | null | undefined, locales: string[]): string {
+  if (!t) return '';
+  for (const l of locales) if (l && t[l]) return t[l]!;
+  return Object.values(t)[0] ?? '';
+}
+
+/** Human names of the keys: product titles, "account (source)"; days stay as they are. */
+async function labelsFor(ctx: Ctx, by: SalesDimension, keys: string[], locales: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const idsOf = (prefix: string) => [...new Set(keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => Number(k.split(':')[1])))];
+  if (by === 'ticket') {
+    const load = async (prefix: string, table: typeof tickets | typeof events | typeof tours) => {
+      const ids = idsOf(prefix);
+      if (!ids.length) return;
+      const rows = await ctx.db.select({ id: table.id, title: table.title }).from(table).where(inArray(table.id, ids));
+      for (const r of rows) out.set(`${prefix}:${r.id}`, pick(r.title, locales) || `${prefix} ${r.id}`);
+    };
+    await Promise.all([load('Ticket', tickets), load('Event', events), load('Tour', tours)]);
+  } else if (by === 'channel') {
+    const ids = [...new Set(keys.map((k) => Number(k.slice(k.lastIndexOf(':') + 1))))];
+    const rows = ids.length ? await ctx.db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.id, ids)) : [];
+    const names = new Map(rows.map((r) => [r.id, r.name]));
+    for (const k of keys) {
+      const i = k.lastIndexOf(':');
+      const source = k.slice(0, i);
+      out.set(k, `${names.get(Number(k.slice(i + 1))) ?? 'account ' + k.slice(i + 1)} (${source})`);
+    }
+  }
+  return out;
+}
