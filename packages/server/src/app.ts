@@ -28,6 +28,7 @@ import { lazySchemas as makeLazySchemas } from './http/lazy-schemas.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { entryRootRoutes } from './http/routes/entry/root.ts';
+import { consolePlugin } from './http/routes/console/plugin.ts';
 import { jsonBodies } from './http/json-text.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { startWorker } from './jobs/worker.ts';
@@ -145,6 +146,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(apiRoutes, { prefix: '/api/v4' });
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
   await app.register(entryRootRoutes);
+  // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
+  await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;

@@ -98,11 +98,15 @@ export const orders = pgTable(
     expiresAt: timestamp({ withTimezone: true }),
     finalizedAt: timestamp({ withTimezone: true }),
     cancelledAt: timestamp({ withTimezone: true }),
+    /** Box-office sales (migration 0019): cash | card | invoice, and the staff user who sold it. */
+    paymentMethod: text(),
+    staffUserId: integer(),
   },
   (t) => [
     uniqueIndex('orders_account_foreign_id').on(t.accountId, t.foreignId),
     index('orders_account_created').on(t.accountId, t.createdAt),
     index('orders_updated').on(t.updatedAt),
+    index('orders_finalized').on(t.finalizedAt).where(sql`${t.finalizedAt} is not null`), // reports (0020)
     check('orders_status', sql`${t.status} in ('pending', 'finalized', 'cancelled', 'expired')`),
   ],
 );
@@ -132,6 +136,7 @@ export const orderItems = pgTable(
   },
   (t) => [
     index('order_items_order').on(t.orderId),
+    index('order_items_cancelled').on(t.cancelledAt).where(sql`${t.cancelledAt} is not null`), // reports (0020)
     check('order_items_type', sql`${t.type} in ('Ticket', 'Event', 'Tour')`),
     check('order_items_status', sql`${t.status} in ('active', 'cancelled')`),
     check('order_items_quantity', sql`${t.quantity} > 0`),

@@ -9,3 +9,4 @@ export * from './gdpr.ts';
 export * from './events.ts';
 export * from './schedules.ts';
 export * from './entry.ts';
+export * from './staff.ts';

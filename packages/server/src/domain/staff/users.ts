@@ -1,0 +1,114 @@
+// Staff users: created, listed, disabled and given a new password by an admin (console) or the
+// operator (CLI `atrium user …`). Each change is audited in the same transaction; disabling or
+// resetting a password also ends every session of that user.
+import { asc, eq, sql } from 'drizzle-orm';
+import { staffUsers } from '../../db/schema/index.ts';
+import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError, invalid, notFound } from '../errors.ts';
+import { checkPassword, generatePassword, hashPassword } from './password.ts';
+import { isStaffRole, type StaffRole } from './permissions.ts';
+import { revokeAllSessions } from './sessions.ts';
+
+type Base = { db: DbOrTx; clock: Clock };
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+export interface StaffUserView {
+  id: number;
+  email: string;
+  role: StaffRole;
+  museumIds: number[];
+  locale: 'de' | 'en';
+  createdAt: Date;
+  disabledAt: Date | null;
+}
+
+export interface CreateStaffUserInput {
+  email: string;
+  role: string;
+  museumIds?: number[];
+  locale?: string;
+  /** Absent: one is generated and returned once. */
+  password?: string;
+}
+
+function view(r: typeof staffUsers.$inferSelect): StaffUserView {
+  return { id: r.id, email: r.email, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
+}
+
+export async function createStaffUser(ctx: Base, actor: AuditActor, input: CreateStaffUserInput): Promise<{ user: StaffUserView; password: string }> {
+  const email = (input.email ?? '').trim();
+  const errors: string[] = [];
+  if (!EMAIL.test(email) || email.length > 254) errors.push('email must be an email address');
+  if (!isStaffRole(input.role)) errors.push('role must be admin, manager, box_office or viewer');
+  const locale = input.locale ?? 'de';
+  if (locale !== 'de' && locale !== 'en') errors.push('locale must be de or en');
+  const museumIds = input.museumIds ?? [];
+  if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) errors.push('museum ids must be positive integers');
+  if (errors.length) throw invalid('staff user could not be created', errors);
+  const password = input.password ?? generatePassword();
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [taken] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(sql`lower(${staffUsers.email}) = lower(${email})`);
+    if (taken) throw invalid('staff user could not be created', ['a staff user with this email exists']);
+    const [row] = await tx
+      .insert(staffUsers)
+      .values({ email, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now })
+      .returning();
+    const user = view(row!);
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, role: user.role, museum_ids: museumIds, locale } });
+    return { user, password };
+  });
+}
+
+export async function listStaffUsers(ctx: Base): Promise<StaffUserView[]> {
+  const rows = await ctx.db.select().from(staffUsers).orderBy(asc(staffUsers.id));
+  return rows.map(view);
+}
+
+async function findByEmailOrId(ctx: Base, key: string | number) {
+  const cond = typeof key === 'number' ? eq(staffUsers.id, key) : sql`lower(${staffUsers.email}) = lower(${key})`;
+  const [row] = await ctx.db.select().from(staffUsers).where(cond);
+  if (!row) throw notFound('staff user');
+  return row;
+}
+
+export async function disableStaffUser(ctx: Base, actor: AuditActor, key: string | number): Promise<StaffUserView> {
+  const row = await findByEmailOrId(ctx, key);
+  if (!('cli' in actor) && actor.id === row.id) throw new DomainError('FORBIDDEN', 'you cannot disable your own account');
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [u] = await tx.update(staffUsers).set({ disabledAt: sql`coalesce(${staffUsers.disabledAt}, ${now})` }).where(eq(staffUsers.id, row.id)).returning();
+    await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.disable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: true } });
+    return view(u!);
+  });
+}
+
+/** A new password (generated unless given); every session of the user ends. */
+export async function resetStaffPassword(ctx: Base, actor: AuditActor, key: string | number, given?: string): Promise<{ user: StaffUserView; password: string }> {
+  const row = await findByEmailOrId(ctx, key);
+  const password = given ?? generatePassword();
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [u] = await tx.update(staffUsers).set({ passwordHash, passwordChangedAt: now }).where(eq(staffUsers.id, row.id)).returning();
+    await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.reset_password', entityType: 'staff_user', entityId: row.id });
+    return { user: view(u!), password };
+  });
+}
+
+export async function getStaffUser(ctx: Base, id: number): Promise<StaffUserView & { passwordHash: string }> {
+  const row = await findByEmailOrId(ctx, id);
+  return { ...view(row), passwordHash: row.passwordHash };
+}
+
+export async function setStaffLocale(ctx: Base, id: number, locale: string): Promise<void> {
+  if (locale !== 'de' && locale !== 'en') throw invalid('locale must be de or en');
+  await ctx.db.update(staffUsers).set({ locale }).where(eq(staffUsers.id, id));
+}

@@ -1,0 +1,6 @@
+// Every console page module, registered in this order under /console. Add one line per module.
+import type { FastifyPluginAsync } from 'fastify';
+import { authPages } from './auth.ts';
+import type { ConsoleDeps } from './plugin.ts';
+
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages];
