@@ -1,8 +1,9 @@
 // EN 16931 e-invoice (CII syntax, the one ZUGFeRD / Factur-X and XRechnung-CII build on) of an
 // issued invoice or credit note, made by @e-invoice-eu/core from its internal format (UBL-shaped
 // JSON). The library validates that input against its EN 16931 JSON schema (mandatory business
-// terms, code lists, formats) and throws on a violation; the Schematron business rules are not
-// run offline (docs/adr/0019-invoices-and-numbering.md lists which matter here).
+// terms, code lists, formats) and throws on a violation. The tests validate the XML against the
+// CII XSD and the EN 16931 arithmetic rules; the Schematron itself is not run
+// (docs/adr/0025-e-invoice-validation-and-rtl-text.md says which rules are checked).
 // Amounts are those of the PDF (render/vat.ts: rounded per line, sums of rounded lines), so the
 // XML and the PDF can never disagree. The order is paid when the invoice is issued: the gross
 // total is the prepaid amount (BT-113) and nothing is due (BT-115 = 0).
@@ -19,11 +20,18 @@ const amount = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(
 /** A rate as EN 16931 writes it: "7", "19", "5.5". */
 const pct = (p: number) => String(Number(p.toFixed(2)));
 /**
- * Net unit price (BT-146): the line's net per unit, rounded to the cent (the library, like most
- * receivers, takes amounts with at most 2 decimals). The line net (BT-131) is the exact figure;
- * EN 16931 does not require BT-131 = quantity × BT-146 (only PEPPOL's R120 does).
+ * Net price (BT-146) and its base quantity (BT-149), so that quantity × price / base quantity is
+ * exactly the line net (BT-131), as receivers recompute it (PEPPOL-EN16931-R120 and most ERPs).
+ * The line net comes from the gross price (render/vat.ts) and is often not a multiple of the
+ * quantity (3 tickets at 14.00 € incl. 7 % = 39.25 € net, 13.083… per ticket): then the price is
+ * given for the whole quantity ("39.25 per 3 pieces") instead of a rounded unit price.
  */
-const unitNet = (netCents: number, qty: number) => amount(Math.round(netCents / qty));
+function price(netCents: number, qty: number, cur: string) {
+  const exact = Number.isInteger(qty) && qty !== 0 && netCents % qty === 0;
+  return exact
+    ? { 'cbc:PriceAmount': amount(Math.abs(netCents / qty)), 'cbc:PriceAmount@currencyID': cur }
+    : { 'cbc:PriceAmount': amount(Math.abs(netCents)), 'cbc:PriceAmount@currencyID': cur, 'cbc:BaseQuantity': String(Math.abs(qty)), 'cbc:BaseQuantity@unitCode': 'C62' };
+}
 
 const noLogs = { log() {}, warn() {}, error() {} };
 
@@ -134,7 +142,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
           'cbc:Name': l.title,
           'cac:ClassifiedTaxCategory': taxCat(l.vat_pct),
         },
-        'cac:Price': { 'cbc:PriceAmount': unitNet(l.net_cents, l.quantity), 'cbc:PriceAmount@currencyID': cur },
+        'cac:Price': price(l.net_cents, l.quantity, cur),
       })),
     },
   };
