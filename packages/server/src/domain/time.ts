@@ -139,17 +139,33 @@ function formatInZone(instant: Date, zone: string): string {
 }
 
 /** Monday = 0 … Sunday = 6 of a 'YYYY-MM-DD' date. */
+// Calendar-date arithmetic on 'YYYY-MM-DD' in plain UTC milliseconds: a calendar answer adds
+// days 31 times per request, and Luxon's parse-plus-format took about 10 % of its CPU (profile,
+// bench/README.md "Availability"). Dates are the validated years 1900–2999 (isValidDate).
+const DAY_MS = 86_400_000;
+function utcDay(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+}
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const plain = (date: string) => date.length === 10 && DATE_RE.test(date);
+
 export function weekdayIndex(date: string): number {
-  return DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1;
+  if (!plain(date)) return DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1;
+  return (new Date(utcDay(date)).getUTCDay() + 6) % 7;
 }
 
 export function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
+  if (!plain(date)) return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
+  return isoDay(utcDay(date) + days * DAY_MS);
 }
 
 /** Days from `a` to `b` (b - a). */
 export function daysBetween(a: string, b: string): number {
-  return Math.round(DateTime.fromISO(b, { zone: 'UTC' }).diff(DateTime.fromISO(a, { zone: 'UTC' }), 'days').days);
+  if (!plain(a) || !plain(b)) return Math.round(DateTime.fromISO(b, { zone: 'UTC' }).diff(DateTime.fromISO(a, { zone: 'UTC' }), 'days').days);
+  return Math.round((utcDay(b) - utcDay(a)) / DAY_MS);
 }
 
 // The form clients send almost always ("2026-11-23T09:00:00+01:00", "…Z"), parsed without

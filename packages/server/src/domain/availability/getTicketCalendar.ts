@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf } from '../time.ts';
-import { freeHolds, ticketDay, usage, visibleTickets } from './internal.ts';
+import { freeHolds, ticketDayHasRoom, usage, visibleTickets } from './internal.ts';
 
 export const MAX_CALENDAR_DAYS = 31;
 
@@ -35,6 +35,6 @@ export async function getTicketCalendar(
   const out = new Map(dates.map((d) => [d, false]));
   if (tix.length === 0) return out;
   const u = await usage(ctx, now, tix, dates, await freeHolds(ctx, input.reservations));
-  for (const d of dates) out.set(d, tix.some((t) => ticketDay(t, d, now, u).some((s) => s.left > 0)));
+  for (const d of dates) out.set(d, tix.some((t) => ticketDayHasRoom(t, d, now, u)));
   return out;
 }

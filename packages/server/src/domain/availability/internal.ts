@@ -70,9 +70,27 @@ export function quotaLeft(q: QuotaOnDate, key: Date, u: DayUsage): number {
  * booked that day at all (outside validity, a quota closed, the museum closed). Past slots have 0 left.
  */
 export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): SlotLeft[] {
-  if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return [];
+  const out: SlotLeft[] = [];
+  eachSlot(t, date, now, u, (s) => {
+    out.push(s);
+    return false;
+  });
+  return out;
+}
+
+/**
+ * Whether any slot of `ticketDay` has something left: the same walk, stopped at the first such
+ * slot (a 31-day calendar asks this per day; most days answer at their first slot).
+ */
+export function ticketDayHasRoom(t: TicketRow, date: string, now: Date, u: DayUsage): boolean {
+  return eachSlot(t, date, now, u, (s) => s.left > 0);
+}
+
+/** Visits the sellable slots of the day in order until `visit` returns true (then true). */
+function eachSlot(t: TicketRow, date: string, now: Date, u: DayUsage, visit: (s: SlotLeft) => boolean): boolean {
+  if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return false;
   const qs = u.quotas.get(date)?.get(t.id) ?? [];
-  if (qs.some((q) => q.capacity === null)) return [];
+  if (qs.some((q) => q.capacity === null)) return false;
   const isSlot = t.ticketType === 'time_slot' && t.entryDuration;
   const today = localDateOf(now, t.zone);
   // Slots the sellability rule refuses (outside hours, closed) are not offered at all.
@@ -80,11 +98,16 @@ export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): S
   const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
   const mode = isSlot ? 'entry' : 'day';
   const endOf = (start: Date) => (isSlot ? new Date(start.getTime() + t.entryDuration! * 60_000) : zonedInstant(date, t.lastEntry, t.zone));
-  const open = ticketSlots(t, date, t.zone).filter((start) => isSellable(sched, target, mode, start, endOf(start), date));
-  return open.map((start) => {
+  for (const start of ticketSlots(t, date, t.zone)) {
+    if (!isSellable(sched, target, mode, start, endOf(start), date)) continue;
     const past = isSlot ? start < now : date < today;
     // No quota: unlimited; the most one booking may take is the ticket's max_persons.
-    const left = qs.length === 0 ? t.maxPersons : Math.min(...qs.map((q) => quotaLeft(q, quotaSlotKey(q.kind, start, t.zone), u)));
-    return { start, left: past ? 0 : left };
-  });
+    let left = t.maxPersons;
+    if (qs.length > 0) {
+      left = Infinity;
+      for (const q of qs) left = Math.min(left, quotaLeft(q, quotaSlotKey(q.kind, start, t.zone), u));
+    }
+    if (visit({ start, left: past ? 0 : left })) return true;
+  }
+  return false;
 }
