@@ -1,9 +1,13 @@
+import { sql } from 'drizzle-orm';
+import { tickets } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
 import { resolveLocale } from './internal.ts';
 import { validAtOf } from './listTickets.ts';
-import { quotaIdsByTicket } from './loaders.ts';
-import { findTicket } from './lookups.ts';
+import { quotaIdsSql } from './loaders.ts';
+import { columnsOf, rowsOf } from './pageQuery.ts';
 import { ticketView, type View } from './views.ts';
+import { isVisibleTo } from './visibility.ts';
 
 /** One ticket; outside its validity on `valid_at` it is still shown, with `bookable: false`. */
 export async function getTicket(
@@ -12,7 +16,12 @@ export async function getTicket(
 ): Promise<View> {
   const L = resolveLocale(ctx, input.locale);
   const validAt = validAtOf(ctx, input.valid_at);
-  const t = await findTicket(ctx, input.id);
-  const quotaIds = await quotaIdsByTicket(ctx.db, [t.id]);
-  return ticketView(ctx.principal, t, L, { quotaIds: quotaIds.get(t.id) ?? [], validAt });
+  // The row and its quota ids in one statement; visibility is the one rule (visibility.ts), and
+  // an invisible ticket is "not found" like a missing one (lookups.ts).
+  const [t] = await rowsOf<typeof tickets.$inferSelect & { quotaIds: number[] }>(
+    ctx.db,
+    sql`select ${columnsOf(tickets)}, ${quotaIdsSql(tickets.id)} as "quotaIds" from ${tickets} where ${tickets.id} = ${input.id}`,
+  );
+  if (!t || !isVisibleTo(ctx.principal, t)) throw notFound('ticket');
+  return ticketView(ctx.principal, t, L, { quotaIds: t.quotaIds, validAt });
 }

@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, isNull, lte, gte, or, sql, not } from 'drizzle-orm';
+import { and, eq, isNull, lte, gte, or, sql, not } from 'drizzle-orm';
 import { tickets } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { isValidDate, localDateOf } from '../time.ts';
 import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
-import { quotaIdsByTicket } from './loaders.ts';
+import { quotaIdsSql } from './loaders.ts';
+import { inIds, pageRows } from './pageQuery.ts';
 import { ticketView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 
@@ -35,8 +36,8 @@ export async function listTickets(ctx: Ctx, input: ListTicketsInput): Promise<Pa
     visible,
     or(isNull(tickets.validFrom), lte(tickets.validFrom, validAt)),
     or(isNull(tickets.validUntil), gte(tickets.validUntil, validAt)),
-    input.by_museum_ids?.length ? inArray(tickets.museumId, input.by_museum_ids) : undefined,
-    input.by_ticket_ids?.length ? inArray(tickets.id, input.by_ticket_ids) : undefined,
+    input.by_museum_ids?.length ? inIds(tickets.museumId, input.by_museum_ids) : undefined,
+    input.by_ticket_ids?.length ? inIds(tickets.id, input.by_ticket_ids) : undefined,
     input.by_exhibition_ids?.length
       ? sql`${tickets.exhibitionIds} && ${sql.param(input.by_exhibition_ids)}::int[]`
       : undefined,
@@ -47,13 +48,17 @@ export async function listTickets(ctx: Ctx, input: ListTicketsInput): Promise<Pa
     input.by_bookable === undefined ? undefined : input.by_bookable ? visible : not(visible),
     titleMatches(tickets.title, input.q),
   );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(tickets).where(where).orderBy(asc(tickets.id)).limit(pg.perPage).offset(pg.offset),
-    ctx.db.$count(tickets, where),
-  ]);
-  const quotaIds = await quotaIdsByTicket(ctx.db, rows.map((t) => t.id));
+  // One statement: the page, the total and each ticket's quota ids (pageQuery.ts).
+  const { rows, total } = await pageRows<typeof tickets.$inferSelect & { quotaIds: number[] }>(ctx.db, {
+    table: tickets,
+    where,
+    extra: sql`${quotaIdsSql(tickets.id)} as "quotaIds"`,
+    order: sql`${tickets.id}`,
+    limit: pg.perPage,
+    offset: pg.offset,
+  });
   return pageOf(
-    rows.map((t) => ticketView(ctx.principal, t, L, { quotaIds: quotaIds.get(t.id) ?? [], validAt })),
+    rows.map((t) => ticketView(ctx.principal, t, L, { quotaIds: t.quotaIds, validAt })),
     total,
     pg,
   );

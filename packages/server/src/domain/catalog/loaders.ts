@@ -1,6 +1,7 @@
 // Batch loaders for the pieces of a list page that live in other tables. Each runs one query for
 // the whole page (never one per record).
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { eventDates, languages, quotaOverrides, ticketQuotas, tourLanguages } from '../../db/schema/index.ts';
 import { groupBy } from './internal.ts';
@@ -8,6 +9,14 @@ import { groupBy } from './internal.ts';
 export interface LanguageRef {
   id: number;
   name: string;
+}
+
+/**
+ * The same quota ids as a column of a ticket query (pageQuery.ts): ascending, [] for none. The
+ * batch loader below stays for paths that already hold the ticket rows.
+ */
+export function quotaIdsSql(ticketId: AnyPgColumn): SQL {
+  return sql`array(select ${ticketQuotas.quotaId} from ${ticketQuotas} where ${ticketQuotas.ticketId} = ${ticketId} order by ${ticketQuotas.quotaId})`;
 }
 
 export async function quotaIdsByTicket(db: DbOrTx, ticketIds: number[]): Promise<Map<number, number[]>> {

@@ -1,7 +1,7 @@
 // The SQL twin of visibility.ts, for lists: pagination and total_count must be computed by the
 // database, so the rule has to be a WHERE clause too. test/domain/catalog-visibility.test.ts
 // checks that both agree on every combination of caller and product.
-import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Principal } from '../principal.ts';
 
@@ -12,9 +12,12 @@ export interface SellableColumns {
   resellerAccountIds: AnyPgColumn;
 }
 
-/** Museum scope only (museums, exhibitions, quotas): undefined means "every museum". */
+/**
+ * Museum scope only (museums, exhibitions, quotas): undefined means "every museum". One array
+ * parameter, so the statement text is the same for every scope (prepared statements, pageQuery.ts).
+ */
 export function inScopeSql(p: Principal, museumId: AnyPgColumn): SQL | undefined {
-  return p.museumIds.length > 0 ? inArray(museumId, p.museumIds) : undefined;
+  return p.museumIds.length > 0 ? sql`${museumId} = any(${sql.param(p.museumIds)}::int[])` : undefined;
 }
 
 /** `isVisibleTo` as a condition. */

@@ -1,0 +1,97 @@
+// One round trip for a page of a catalogue list (issue #19, docs/adr/0022-catalogue-read-path.md):
+// the rows, the total count (a window count over the same WHERE) and the related ids of each row
+// (correlated sub-selects) in ONE statement, sent as a named prepared statement straight to the
+// pool. PostgreSQL parses and plans it once per connection; Node skips Drizzle's select builder
+// and its per-value row mapping, which were most of the CPU of an uncached list (profile in
+// bench/README.md).
+//
+// The WHERE is still written with Drizzle's `sql` and the shared rules (visibleSql, inScopeSql,
+// titleMatches): this module only renders it. Rows come back with the table's property names as
+// column aliases, with the values node-postgres decodes (jsonb parsed, timestamptz as Date, dates
+// as 'YYYY-MM-DD', int8 as number: db/client.ts), i.e. the same values Drizzle's select() gives.
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
+import type { DbOrTx } from '../../db/client.ts';
+
+const dialect = new PgDialect({ casing: 'snake_case' });
+
+const selections = new WeakMap<PgTable, SQL>();
+
+/** `"table"."col" as "propertyName", …` for every column of `table`, built once per table. */
+export function columnsOf(table: PgTable): SQL {
+  let s = selections.get(table);
+  if (!s) {
+    const cols = Object.entries(getTableColumns(table)).map(([key, col]) => sql`${col} as ${sql.identifier(key)}`);
+    s = sql.join(cols, sql`, `);
+    selections.set(table, s);
+  }
+  return s;
+}
+
+/**
+ * `col = any($1::int[])`: like inArray, but one parameter whatever the number of ids, so the
+ * statement's text (and its prepared name) does not change with the length of an ids filter.
+ */
+export function inIds(col: AnyPgColumn, ids: readonly number[]): SQL {
+  return sql`${col} = any(${sql.param(ids)}::int[])`;
+}
+
+// Statement names by SQL text. The texts are few (one per combination of filters present and
+// caller kind), but a bound keeps a pathological mix from preparing without end on every
+// connection: past it, statements run unnamed.
+const MAX_NAMED = 500;
+const names = new Map<string, string>();
+
+function nameOf(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `atrium_catalog_${names.size + 1}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/** The pool behind a handle: reads outside a transaction go to it directly. */
+function poolOf(db: DbOrTx): pg.Pool | undefined {
+  return (db as { $client?: pg.Pool }).$client;
+}
+
+/** Runs `query` (one statement) as a named prepared statement and returns its rows. */
+export async function rowsOf<R>(db: DbOrTx, query: SQL): Promise<R[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const pool = poolOf(db);
+  if (!pool) return (await db.execute(query)).rows as R[];
+  const name = nameOf(text);
+  const r = await pool.query(name ? { name, text, values: params } : { text, values: params });
+  return r.rows as R[];
+}
+
+export interface PageSpec {
+  table: PgTable;
+  where: SQL | undefined;
+  /** Extra columns, e.g. sql`array(…) as "quotaIds"`. */
+  extra?: SQL | undefined;
+  /** ORDER BY expression (the table's id). */
+  order: SQL;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A page of `spec.table` and the total count of matching rows. The count rides on every row
+ * (`count(*) over ()`); only a page past the end, which has no row to carry it, costs a second
+ * statement.
+ */
+export async function pageRows<R>(db: DbOrTx, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
+  const where = spec.where ? sql` where ${spec.where}` : sql``;
+  const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
+  const rows = await rowsOf<R & { __total: number }>(
+    db,
+    sql`select ${columnsOf(spec.table)}${extra}, count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`,
+  );
+  if (rows.length > 0) return { rows, total: rows[0]!.__total };
+  if (spec.offset === 0) return { rows, total: 0 };
+  const [c] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${where}`);
+  return { rows, total: c?.n ?? 0 };
+}
