@@ -1,15 +1,23 @@
 // The /scan page in a real headless Chromium (Debian's /usr/bin/chromium through playwright-core):
-// Chromium's fake camera plays a video made here from a ticket's QR code (drawn by qrPng, the
-// function whose PNG the ticket PDF embeds), the page decodes it with zxing-wasm served by this
-// server, shows green, and on the second read of the same ticket red `already_used`. Screenshots
-// of both go to docs/images/ (with ATRIUM_UPDATE_SCREENSHOTS=1). Skipped with a message when Chromium is missing.
+// the order's ticket PDF is rendered by the production path (loadOrderRenderData → ticketsInput →
+// renderTicketsPdf, as the document job does), its first page rasterised with pdftoppm, the QR
+// code found on it with jsQR and cut out with its quiet zone, as a phone held to the ticket sees
+// it. Chromium's fake camera plays that picture, the page decodes it with zxing-wasm served by
+// this server, shows green with the visit time in the page's language and the museum's zone,
+// and on the second read of the same ticket red `already_used`. Screenshots of both go to
+// docs/images/ (with ATRIUM_UPDATE_SCREENSHOTS=1). Skipped with a message when Chromium or
+// pdftoppm is missing.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { qrPng } from '../../src/documents/render/codes.ts';
+import { renderTicketsPdf } from '../../src/documents/render/tickets.ts';
+import { systemCtx } from '../../src/domain/context.ts';
+import { loadOrderRenderData, ticketsInput } from '../../src/domain/documents/renderInput.ts';
 import { serverRoot } from '../cli/cli.ts';
 import { entryFixture, type EntryFixture } from '../entry/support.ts';
 
@@ -19,19 +27,21 @@ const shot = (name: string) =>
   process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/images', name) : path.join(tmpdir(), `atrium-${name}`);
 
 const CHROMIUM = '/usr/bin/chromium';
+const PDFTOPPM = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm'].find((p) => existsSync(p));
 const W = 640;
 const H = 480;
 
-/** A YUV4MPEG2 (C420) video of `frames` identical frames: the PNG centred on white, scaled up. */
-function y4mOf(png: Buffer, frames = 10): Buffer {
-  const img = PNG.sync.read(png);
-  const scale = Math.max(1, Math.floor(Math.min((W - 40) / img.width, (H - 40) / img.height)));
-  const ox = Math.floor((W - img.width * scale) / 2);
-  const oy = Math.floor((H - img.height * scale) / 2);
+/** A YUV4MPEG2 (C420) video of `frames` identical frames: the picture centred on white, scaled to fit. */
+function y4mOf(img: PNG, frames = 10): Buffer {
+  const scale = Math.min((W - 40) / img.width, (H - 40) / img.height);
+  const w = Math.floor(img.width * scale);
+  const h = Math.floor(img.height * scale);
+  const ox = Math.floor((W - w) / 2);
+  const oy = Math.floor((H - h) / 2);
   const y = Buffer.alloc(W * H, 235); // white in video range
-  for (let py = 0; py < img.height * scale; py++) {
-    for (let px = 0; px < img.width * scale; px++) {
-      const i = ((Math.floor(py / scale) * img.width + Math.floor(px / scale)) * 4);
+  for (let py = 0; py < h; py++) {
+    for (let px = 0; px < w; px++) {
+      const i = (Math.floor(py / scale) * img.width + Math.floor(px / scale)) * 4;
       const lum = (img.data[i]! * 299 + img.data[i + 1]! * 587 + img.data[i + 2]! * 114) / 1000;
       y[(oy + py) * W + ox + px] = Math.round(16 + (lum * 219) / 255);
     }
@@ -39,6 +49,30 @@ function y4mOf(png: Buffer, frames = 10): Buffer {
   const chroma = Buffer.alloc((W / 2) * (H / 2), 128); // no colour
   const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma, chroma]);
   return Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
+}
+
+/** The first page of a PDF as pixels (pdftoppm, 150 dpi). */
+function firstPage(pdf: Buffer): PNG {
+  const file = path.join(dir, 'ticket.pdf');
+  writeFileSync(file, pdf);
+  execFileSync(PDFTOPPM!, ['-r', '150', '-png', '-f', '1', '-l', '1', '-singlefile', file, path.join(dir, 'page')]);
+  return PNG.sync.read(readFileSync(path.join(dir, 'page.png')));
+}
+
+/** The QR code on a page: what it says, and the code cut out with a margin of half its size. */
+function qrOnPage(page: PNG): { text: string; crop: PNG } {
+  const found = jsQR(new Uint8ClampedArray(page.data), page.width, page.height);
+  assert.ok(found, 'the ticket page shows a readable QR code');
+  const xs = [found.location.topLeftCorner.x, found.location.topRightCorner.x, found.location.bottomLeftCorner.x, found.location.bottomRightCorner.x];
+  const ys = [found.location.topLeftCorner.y, found.location.topRightCorner.y, found.location.bottomLeftCorner.y, found.location.bottomRightCorner.y];
+  const margin = (Math.max(...xs) - Math.min(...xs)) / 2;
+  const x0 = Math.max(0, Math.floor(Math.min(...xs) - margin));
+  const y0 = Math.max(0, Math.floor(Math.min(...ys) - margin));
+  const x1 = Math.min(page.width, Math.ceil(Math.max(...xs) + margin));
+  const y1 = Math.min(page.height, Math.ceil(Math.max(...ys) + margin));
+  const crop = new PNG({ width: x1 - x0, height: y1 - y0 });
+  PNG.bitblt(page, crop, x0, y0, x1 - x0, y1 - y0, 0, 0);
+  return { text: found.data, crop };
 }
 
 let x: EntryFixture;
@@ -60,11 +94,23 @@ test('the scanner page reads a ticket QR code from the camera: green, then red a
     t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
     return;
   }
+  if (!PDFTOPPM) {
+    t.skip('pdftoppm (poppler-utils) is missing: the ticket PDF cannot be rasterised');
+    return;
+  }
   const { chromium } = await import('playwright-core');
-  // A tour that started a minute ago: its entry window is open now, whatever the time of day.
-  const { codes } = await x.buy([{ type: 'Tour', id: x.tourId, quantity: 1, startAt: new Date(Date.now() - 60_000) }]);
+  // A time-slot ticket whose slot began a minute ago: its entry window is open now, whatever the
+  // time of day (tours get a confirmation, not a ticket PDF).
+  const startAt = new Date(Date.now() - 60_000);
+  const { orderId, codes } = await x.buy([{ type: 'Ticket', id: x.slotTicket, quantity: 1, startAt }]);
+  const ctx = systemCtx({ db: x.t.database.db, clock: x.t.clock, config: x.t.config });
+  const data = await loadOrderRenderData(ctx.db, ctx, orderId);
+  const { text: printed, crop } = qrOnPage(firstPage(await renderTicketsPdf(ticketsInput(data!, 'EUR'))));
+  assert.equal(printed, codes[0], 'the ticket PDF carries the order\'s barcode');
   const video = path.join(dir, 'ticket.y4m');
-  writeFileSync(video, y4mOf(qrPng(codes[0]!)));
+  writeFileSync(video, y4mOf(crop));
+  // The visit time as the page must write it: German, in the museum's zone (Europe/Berlin).
+  const when = new Intl.DateTimeFormat('de', { timeZone: 'Europe/Berlin', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(startAt);
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -72,7 +118,8 @@ test('the scanner page reads a ticket QR code from the camera: green, then red a
       '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 480, height: 800 } });
+    // A device set to another zone and to US English: the page still writes the museum's time.
+    const page = await browser.newPage({ viewport: { width: 480, height: 800 }, timezoneId: 'America/New_York', locale: 'en-US' });
     const problems: string[] = [];
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(String(e)));
@@ -86,13 +133,24 @@ test('the scanner page reads a ticket QR code from the camera: green, then red a
     await page.click('button[type=submit]');
     await page.waitForSelector('#answer.valid:not([hidden])', { timeout: 60_000 });
     assert.equal(await page.textContent('#answer-reason'), 'valid');
-    assert.equal(await page.textContent('#answer-ticket'), 'Gruppenführung');
+    assert.equal(await page.textContent('#answer-ticket'), 'Eintritt regulär');
+    assert.ok((await page.textContent('#answer-detail'))!.includes(when), `detail shows ${when}`);
     await page.screenshot({ path: shot('scan-valid.png') });
 
     await page.waitForSelector('#answer.refused:not([hidden])', { timeout: 60_000 });
     assert.equal(await page.textContent('#answer-reason'), 'already_used');
     assert.equal(await page.textContent('#answer-message'), 'Bereits benutzt');
     await page.screenshot({ path: shot('scan-already-used.png') });
+
+    // In English (?lang=en) the same time is written the English way, still in Berlin time.
+    await page.goto(`${base}/scan?lang=en`);
+    await page.waitForSelector('#scanner:not([hidden])');
+    await page.fill('#manual', codes[0]!);
+    await page.click('#manual-form button[type=submit]');
+    await page.waitForSelector('#answer.refused:not([hidden])', { timeout: 60_000 });
+    const whenEn = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(startAt);
+    assert.ok((await page.textContent('#answer-detail'))!.includes(whenEn), `detail shows ${whenEn}`);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
 
     assert.deepEqual(outside, [], 'the page loads nothing from elsewhere');
     assert.deepEqual(problems, []);

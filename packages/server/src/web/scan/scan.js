@@ -17,6 +17,26 @@
     cancelled: 'cancelled', wrong_museum: 'wrong_museum', unknown: 'unknown',
   };
   const $ = (id) => document.getElementById(id);
+  // The page's language (de, or en with ?lang=en): times and dates are written as people of that
+  // language write them, next to the server's verdict in the museum's language.
+  const LANG = (function () {
+    const asked = new URLSearchParams(location.search).get('lang');
+    const lang = asked === 'en' || asked === 'de' ? asked : document.documentElement.lang === 'en' ? 'en' : 'de';
+    document.documentElement.lang = lang;
+    return lang;
+  })();
+  const TIME_FORMAT = new Intl.DateTimeFormat(LANG, {
+    timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
+  });
+  /**
+   * A visit time in the museum's time zone. The server writes instants with the museum's offset
+   * ("2026-07-06T11:00:00+02:00"), so the wall clock in the string is the museum's: it is
+   * formatted as such (as UTC fields), whatever zone the scanning device is set to.
+   */
+  function museumTime(iso) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(String(iso || ''));
+    return m ? TIME_FORMAT.format(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]))) : '';
+  }
   let token = sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY) || '';
   let audio = null;
   let lastCode = '';
@@ -100,7 +120,7 @@
 
   function showScan(scan) {
     const ok = scan.result === 'valid';
-    const when = scan.start_at ? new Date(scan.start_at).toLocaleString() : '';
+    const when = museumTime(scan.start_at);
     const entries = scan.entries_allowed ? scan.entries_used + '/' + scan.entries_allowed : '';
     show(ok ? 'valid' : 'refused', String(scan.message), REASONS[scan.result] || 'unknown',
       scan.ticket ? String(scan.ticket.title) : '', [scan.barcode, when, entries].filter(Boolean).join(' · '));
