@@ -107,6 +107,7 @@ export const orders = pgTable(
     index('orders_account_created').on(t.accountId, t.createdAt),
     index('orders_updated').on(t.updatedAt),
     index('orders_finalized').on(t.finalizedAt).where(sql`${t.finalizedAt} is not null`), // reports (0020)
+    index('orders_finalized').on(t.finalizedAt).where(sql`${t.finalizedAt} is not null`), // reports (0020)
     check('orders_status', sql`${t.status} in ('pending', 'finalized', 'cancelled', 'expired')`),
   ],
 );
@@ -136,6 +137,7 @@ export const orderItems = pgTable(
   },
   (t) => [
     index('order_items_order').on(t.orderId),
+    index('order_items_cancelled').on(t.cancelledAt).where(sql`${t.cancelledAt} is not null`), // reports (0020)
     index('order_items_cancelled').on(t.cancelledAt).where(sql`${t.cancelledAt} is not null`), // reports (0020)
     check('order_items_type', sql`${t.type} in ('Ticket', 'Event', 'Tour')`),
     check('order_items_status', sql`${t.status} in ('active', 'cancelled')`),
