@@ -22,7 +22,8 @@ const t = await testApp();
 let worker: Worker;
 let x: ReportFixture;
 let user: string, reseller: string;
-const d1 = f.localDate(0);
+// Past days: jobs (invoices) are queued at the clock's time and must be due now.
+const d1 = f.localDate(-2);
 const d2 = addDays(d1, 1);
 const local = (date: string, min: number) => zonedInstant(date, min, 'Europe/Berlin');
 const erika = { name: 'Erika', surname: 'Mustermann', email: 'erika@example.com', locale: 'de' };
@@ -148,7 +149,10 @@ describe('sales report', () => {
     const issued = await waitFor('invoices and credit notes', async () => {
       const r = await t.database.db.execute<{ kind: string; data: IssuedInvoice }>(sql`select kind, data from invoices order by id`);
       return r.rows.length >= 5 ? r.rows : null;
-    }, 90_000);
+    }, 90_000).catch(async (e) => {
+      const d = await t.database.db.execute(sql`select kind, status, note, render_pending from documents order by id`);
+      throw new Error(`${(e as Error).message}; documents: ${JSON.stringify(d.rows)}`);
+    });
     assert.deepEqual(issued.map((i) => i.kind).sort(), ['credit_note', 'credit_note', 'invoice', 'invoice', 'invoice']);
     const rates = new Map<number, { net_cents: number; vat_cents: number; gross_cents: number }>();
     for (const inv of issued) {
