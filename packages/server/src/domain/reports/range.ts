@@ -43,3 +43,12 @@ export async function reportScope(ctx: Ctx, input: ReportInput): Promise<ReportS
 
 /** SQL-ready museum ids (an impossible id when the scope holds none, so the query stays valid). */
 export const museumIdsOf = (s: ReportScope) => (s.museums.length ? s.museums.map((m) => m.id) : [-1]);
+
+/** The museums a report may be narrowed to (the caller's scope), with titles in `locale`. */
+export async function reportMuseums(ctx: Ctx, locale: string): Promise<Array<{ id: number; title: string }>> {
+  const rows = await ctx.db.select({ id: museums.id, title: museums.title }).from(museums);
+  return rows
+    .filter((m) => inMuseumScope(ctx.principal, m.id))
+    .sort((a, b) => a.id - b.id)
+    .map((m) => ({ id: m.id, title: m.title[locale] ?? m.title.de ?? Object.values(m.title)[0] ?? `#${m.id}` }));
+}

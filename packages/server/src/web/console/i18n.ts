@@ -2,12 +2,13 @@
 // messages/ and lists it in CATALOGUES (so two engineers never edit one file). Dates and times are
 // formatted in the museum's time zone, in the user's language.
 import * as core from './messages/core.ts';
+import * as reports from './messages/reports.ts';
 
 export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from './messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, reports];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),

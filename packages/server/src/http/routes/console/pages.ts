@@ -2,5 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth.ts';
 import type { ConsoleDeps } from './plugin.ts';
+import { auditPages } from './audit.ts';
+import { reportPages } from './reports.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, reportPages, auditPages];
