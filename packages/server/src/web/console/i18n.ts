@@ -2,13 +2,17 @@
 // messages/ and lists it in CATALOGUES (so two engineers never edit one file). Dates and times are
 // formatted in the museum's time zone, in the user's language.
 import * as core from './messages/core.ts';
+import * as day from './messages/day.ts';
+import * as orders from './messages/orders.ts';
+import * as requests from './messages/requests.ts';
 import * as reports from './messages/reports.ts';
+import * as schedules from './messages/schedules.ts';
 
 export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from './messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, reports];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),

@@ -38,11 +38,15 @@ export interface ConsoleRoute {
   schema?: RouteShorthandOptions['schema'];
 }
 
+/** Every route registered through consoleRoute ("GET /console/orders/:id"): the role table test checks it covers them all. */
+export const registeredConsoleRoutes = new Set<string>();
+
 export function consoleRoute(
   app: FastifyInstance,
   r: ConsoleRoute,
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ) {
+  registeredConsoleRoutes.add(`${r.method} ${app.prefix}${r.url === '/' && app.prefix ? '' : r.url}`);
   app.route({
     method: r.method,
     url: r.url,

@@ -1,8 +1,14 @@
 // Every console page module, registered in this order under /console. Add one line per module.
 import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth.ts';
+import { dayPages } from './day.ts';
+import { orderPages } from './orders.ts';
+import { requestPages } from './requests.ts';
+import { salePages } from './sale.ts';
 import type { ConsoleDeps } from './plugin.ts';
 import { auditPages } from './audit.ts';
 import { reportPages } from './reports.ts';
+import { closurePages } from './closures.ts';
+import { schedulePages } from './schedules.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, reportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, reportPages, auditPages];

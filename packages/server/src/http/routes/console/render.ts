@@ -32,6 +32,8 @@ export function renderPage(req: FastifyRequest, reply: FastifyReply, view: strin
     csrf: req.session?.csrfToken ?? '',
     nav: staff ? navFor(staff.role, pathOnly) : [],
     path: pathOnly,
+    zone: req.staffCtx?.config.zone ?? 'Europe/Berlin',
+    currency: req.staffCtx?.config.currency ?? 'EUR',
   });
   return reply.code(status).type('text/html; charset=utf-8').send(html);
 }

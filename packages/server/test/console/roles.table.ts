@@ -1,0 +1,75 @@
+// EVERY console route with the roles allowed to use it. roles.test.ts runs each route as every
+// role (scoped to museum A), anonymously, and as a user scoped to museum B only; it also fails
+// when a route registered through consoleRoute() is missing here. Add your routes here.
+import type { StaffRole } from '../../src/domain/staff/permissions.ts';
+import type { ConsoleFixture } from './fixture.ts';
+
+export interface RouteCase {
+  method: 'GET' | 'POST';
+  /** The route as registered ("/console/orders/:id"). */
+  route: string;
+  allowed: readonly StaffRole[];
+  /** A concrete request on fresh objects of museum A (called once per attempt). */
+  make(fx: ConsoleFixture): Promise<{ url: string; form?: Record<string, string | string[]> }>;
+  /**
+   * What a user scoped to museum B (with a role allowed the action) gets: 'notfound' when the
+   * route addresses a museum-A object, 'refused' when the domain refuses the input (422: a sale of
+   * a museum-A ticket is "not bookable"), 'ok' for pages that list only their own museums' data.
+   */
+  otherMuseum: 'notfound' | 'refused' | 'ok';
+  /** Text of museum A that must not appear for the museum-B user ('ok' pages). */
+  leak?(fx: ConsoleFixture): Promise<string>;
+}
+
+export const ALL: readonly StaffRole[] = ['admin', 'manager', 'box_office', 'viewer'];
+export const SELLERS: readonly StaffRole[] = ['admin', 'manager', 'box_office'];
+export const MANAGERS: readonly StaffRole[] = ['admin', 'manager'];
+export const ADMINS: readonly StaffRole[] = ['admin'];
+
+/** Routes that need no session (sign-in) and are covered by their own tests. */
+export const PUBLIC_ROUTES = ['GET /console', 'GET /console/login', 'POST /console/login'];
+
+export const ROUTES: RouteCase[] = [
+  // Own account (every role). Sign-out routes end the session: tested last per role.
+  { method: 'GET', route: '/console/account', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/account' }) },
+  { method: 'POST', route: '/console/locale', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/locale', form: { locale: 'en', back: '/console/day' } }) },
+  { method: 'POST', route: '/console/account/password', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/account/password', form: { current: 'wrong password!', next: 'x', repeat: 'y' } }) },
+  // The day
+  { method: 'GET', route: '/console/day', allowed: ALL, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/day?date=${fx.day}` }) },
+  // Orders
+  {
+    method: 'GET', route: '/console/orders', allowed: ALL, otherMuseum: 'ok',
+    make: async (fx) => { await fx.order(fx.A, { surname: 'Sichtbarnurina' }); return { url: '/console/orders?q=Sichtbarnurina' }; },
+    leak: async () => 'Sichtbarnurina</td>',
+  },
+  { method: 'GET', route: '/console/orders/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}` }) },
+  {
+    method: 'POST', route: '/console/orders/:id/cancel', allowed: SELLERS, otherMuseum: 'notfound',
+    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]) } }; },
+  },
+  { method: 'POST', route: '/console/orders/:id/resend', allowed: SELLERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}/resend` }) },
+  { method: 'GET', route: '/console/documents/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/documents/${await documentOf(fx)}` }) },
+  // Box office
+  { method: 'GET', route: '/console/sale', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/sale?ticket=${fx.A.ticketId}&date=${fx.day}` }) },
+  {
+    method: 'POST', route: '/console/sale', allowed: SELLERS, otherMuseum: 'refused',
+    make: async (fx) => ({ url: '/console/sale', form: { key: crypto.randomUUID(), ticket: String(fx.A.ticketId), slot: fx.at(720), quantity: '1', payment: 'cash', delivery: 'print' } }),
+  },
+  // Requests
+  { method: 'GET', route: '/console/requests', allowed: ALL, otherMuseum: 'ok', make: async (fx) => { await fx.request(fx.A, { notes: 'Nurmuseuma' }); return { url: '/console/requests' }; }, leak: async () => 'Nurmuseuma' },
+  { method: 'POST', route: '/console/requests/:id/accept', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/accept` }) },
+  { method: 'POST', route: '/console/requests/:id/decline', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/decline`, form: { reason: 'Fully booked' } }) },
+];
+
+/** Sign-out routes: allowed to every role; run after the others since they end the session. */
+export const SIGN_OUT: RouteCase[] = [
+  { method: 'POST', route: '/console/logout', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/logout' }) },
+  { method: 'POST', route: '/console/logout-everywhere', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/logout-everywhere' }) },
+];
+
+/** A finalized order's ticket PDF, rendered by the document job. */
+async function documentOf(fx: ConsoleFixture): Promise<number> {
+  const o = await fx.order(fx.A);
+  const { runDocumentJobs } = await import('./documents.ts');
+  return runDocumentJobs(fx, o.id);
+}
