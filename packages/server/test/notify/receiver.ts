@@ -11,7 +11,19 @@ export interface Received {
   json: { id: string; type: string; created_at: string; data: Record<string, any> };
 }
 
-export type Behaviour = 'ok' | '500' | 'hang' | 'redirect' | 'huge' | { failFirst: number };
+export type Behaviour =
+  | 'ok'
+  | '500'
+  | 'hang'
+  | 'redirect'
+  | 'huge'
+  | { failFirst: number }
+  /** Answers 200, then keeps this process's event loop busy (a stall of the sender's process). */
+  | { stallAfterAnswerMs: number }
+  /** Answers 200 after this long, without blocking anything (a slow receiver). */
+  | { answerAfterMs: number }
+  /** Answers 200 when the promise resolves. */
+  | { holdUntil: Promise<void> };
 
 export async function startReceiver() {
   const got: Received[] = [];
@@ -54,6 +66,14 @@ export async function startReceiver() {
         res.on('error', () => {});
         return more();
       }
+      if (typeof b === 'object' && 'stallAfterAnswerMs' in b) {
+        res.writeHead(200).end('ok');
+        const until = Date.now() + b.stallAfterAnswerMs;
+        while (Date.now() < until); // deliberately synchronous: nothing else in the process runs
+        return;
+      }
+      if (typeof b === 'object' && 'answerAfterMs' in b) return void setTimeout(() => res.writeHead(200).end('late'), b.answerAfterMs);
+      if (typeof b === 'object' && 'holdUntil' in b) return void b.holdUntil.then(() => res.writeHead(200).end('ok'));
       if (typeof b === 'object' && n <= b.failFirst) return void res.writeHead(503).end(`not yet (${n})`);
       res.writeHead(200).end('ok');
     });

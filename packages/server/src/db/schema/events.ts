@@ -22,6 +22,8 @@ export const outboxEvents = pgTable(
     subjectId: integer(),
     /** The body's `data`; fixed once (at dispatch at the latest) so every delivery is identical. */
     data: jsonb(),
+    /** The subject's rows when the recording transaction committed (migration 0022; notify/snapshot.ts). */
+    snapshot: jsonb(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     dispatchPending: boolean().notNull().default(true),
   },
@@ -70,6 +72,8 @@ export const webhookDeliveries = pgTable(
     status: text().notNull().default('pending'),
     attemptCount: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }),
+    /** Claimed by a sender until then (migration 0022): no other job sends it meanwhile. */
+    sendingUntil: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull(),
   },
@@ -83,13 +87,16 @@ export const webhookAttempts = pgTable(
     deliveryId: integer()
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    /** 1, 2, … per delivery, unique: one send per attempt number (migration 0022). */
+    attemptNo: integer().notNull(),
     attemptedAt: timestamp({ withTimezone: true }).notNull(),
-    durationMs: integer().notNull(),
+    /** Null while the attempt is in flight (claimed, not answered yet). */
+    durationMs: integer(),
     statusCode: integer(),
     error: text(),
     responseExcerpt: text(),
   },
-  (t) => [index('webhook_attempts_delivery').on(t.deliveryId)],
+  (t) => [index('webhook_attempts_delivery').on(t.deliveryId), uniqueIndex('webhook_attempts_delivery_attempt').on(t.deliveryId, t.attemptNo)],
 );
 
 export const mailMessages = pgTable(

@@ -48,8 +48,11 @@ export const WebhookCreated = Type.Object({
 export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook), meta: ListMeta });
 
 const Attempt = Type.Object({
+  /** 1, 2, … per delivery; an attempt is sent once. */
+  attempt: Type.Integer({ minimum: 1 }),
   attempted_at: Type.String({ format: 'date-time' }),
-  duration_ms: Type.Integer(),
+  /** Null while the attempt is still in flight. */
+  duration_ms: Nullable(Type.Integer()),
   status_code: Nullable(Type.Integer()),
   error: NullableString,
   response_excerpt: NullableString,

@@ -9,6 +9,8 @@ import { Webhook } from 'standardwebhooks';
 import { pinnedLookup, type CheckedTarget } from './targets.ts';
 
 const MAX_READ = 64 * 1024;
+/** A timer this late means this process, not the receiver, was busy (see postSigned). */
+const STALL_MS = 20;
 /** What is kept of a response body for the deliveries log. */
 export const EXCERPT = 1024;
 
@@ -77,7 +79,24 @@ export function postSigned(
         res.on('error', (err) => finish({ ok: false, statusCode: status, error: `response failed: ${err.message}`, excerpt: null }));
       },
     );
-    const timer = setTimeout(() => finish({ ok: false, statusCode: null, error: `no answer within ${timeoutMs} ms`, excerpt: null }), timeoutMs);
+    // The timeout is the receiver's time, not ours. When the timer fires late, this process was
+    // stalled (a CPU-bound render on the same event loop): an answer that came meanwhile is still
+    // unread in the socket, and calling that a timeout would send the event again. The wait is
+    // then extended once by the lateness (so at most twice the timeout), giving the event loop
+    // the turns it needs to read what has arrived.
+    let due = Date.now() + timeoutMs;
+    let extended = false;
+    const expire = () => {
+      const late = Date.now() - due;
+      if (!extended && late > STALL_MS) {
+        extended = true;
+        due = Date.now() + Math.min(late, timeoutMs);
+        timer = setTimeout(expire, due - Date.now());
+        return;
+      }
+      finish({ ok: false, statusCode: null, error: `no answer within ${timeoutMs} ms`, excerpt: null });
+    };
+    let timer = setTimeout(expire, timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => finish({ ok: false, statusCode: null, error: `connection failed: ${err.code ?? err.message}`, excerpt: null }));
     req.end(body);
   });

@@ -30,6 +30,7 @@ export function serializeDelivery(d: DeliveryView, zone: string) {
     next_attempt_at: iso(d.nextAttemptAt, zone),
     created_at: isoInZone(d.createdAt, zone),
     attempts: d.attempts.map((a) => ({
+      attempt: a.attemptNo,
       attempted_at: isoInZone(a.attemptedAt, zone),
       duration_ms: a.durationMs,
       status_code: a.statusCode,
