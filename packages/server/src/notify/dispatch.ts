@@ -45,7 +45,7 @@ export async function dispatchEvents(ctx: Ctx): Promise<number> {
   return ctx.db.transaction(async (tx) => {
     const evs = (
       await tx.execute<Record<string, unknown>>(sql`
-        select id, type, account_id, museum_ids, subject_type, subject_id, data, created_at from outbox_events
+        select id, type, account_id, museum_ids, subject_type, subject_id, data, snapshot, created_at from outbox_events
          where dispatch_pending order by seq limit ${DISPATCH_BATCH} for update skip locked`)
     ).rows.map(
       (r): Pending => ({
@@ -56,6 +56,7 @@ export async function dispatchEvents(ctx: Ctx): Promise<number> {
         subjectType: r.subject_type as string | null,
         subjectId: r.subject_id as number | null,
         data: r.data as Record<string, unknown> | null,
+        snapshot: r.snapshot,
         createdAt: new Date(r.created_at as string),
       }),
     );

@@ -1,7 +1,10 @@
 // The `data` of an event as the API shows its subject (docs/webhooks.md: "data": {"order": {…as
 // GET /orders/:id}}), rendered with the same serializers as the routes so a webhook and a GET
-// never disagree. Rendered once, at dispatch, and stored with the event: every delivery and
-// every retry of it carries the identical body (and so the same signature input).
+// never disagree. An order is rendered from the event's snapshot (notify/snapshot.ts: its rows
+// when the change committed), so a late dispatch still shows the order as it was then; requests
+// and documents (no snapshot yet) from their current rows. Rendered once, at dispatch, and
+// stored with the event: every delivery and every retry of it carries the identical body (and
+// so the same signature input).
 import type { DbOrTx } from '../db/client.ts';
 import type { Ctx } from '../domain/context.ts';
 import { findDocumentMeta } from '../domain/documents/internal.ts';
@@ -11,6 +14,7 @@ import { serializeDocument } from '../http/routes/documents/serialize.ts';
 import { serializeOrder } from '../http/routes/orders/serialize.ts';
 import { serializeRequest } from '../http/routes/requests/serialize.ts';
 import { isoInZone } from '../domain/time.ts';
+import { orderViewFromSnapshot } from './snapshot.ts';
 
 export interface EventRow {
   id: string;
@@ -18,6 +22,8 @@ export interface EventRow {
   subjectType: string | null;
   subjectId: number | null;
   data: Record<string, unknown> | null;
+  /** The subject's rows at commit (orders; migration 0022), or null. */
+  snapshot?: unknown;
   createdAt: Date;
 }
 
@@ -27,6 +33,7 @@ export async function renderData(db: DbOrTx, ctx: Ctx, ev: EventRow): Promise<Re
   if (ev.subjectId === null) return own;
   const zone = ctx.config.zone;
   const sys = { ...ctx, db: db as Ctx['db'] };
+  if (ev.subjectType === 'order' && ev.snapshot) return { order: serializeOrder(orderViewFromSnapshot(ev.snapshot, ev.createdAt), zone), ...own };
   try {
     if (ev.subjectType === 'order') return { order: serializeOrder(await reloadOrder(db, sys, ev.subjectId), zone), ...own };
     if (ev.subjectType === 'request') return { request: serializeRequest(await reloadRequest(db, ev.subjectId), zone), ...own };

@@ -20,6 +20,12 @@ export async function eraseFromOutbox(
   const which = or(subject('order', ids.orders), subject('request', ids.requests), subject('document', ids.documents));
   let events = 0;
   if (which) {
+    // Snapshots (migration 0022) are taken again from the anonymised records: the erasure wins
+    // over showing the order exactly as it was.
+    await tx
+      .update(outboxEvents)
+      .set({ snapshot: sql`order_snapshot(${outboxEvents.subjectId})` })
+      .where(and(which, eq(outboxEvents.subjectType, 'order'), sql`${outboxEvents.snapshot} is not null`));
     const rows = await tx.select().from(outboxEvents).where(and(which, sql`${outboxEvents.data} is not null`));
     for (const ev of rows) {
       const fresh = await renderData(tx, ctx, { ...ev, data: null });
