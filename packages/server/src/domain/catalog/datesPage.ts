@@ -40,21 +40,29 @@ export function dateRange(ctx: Ctx, zone: string, input: RangeInput, maxDays?: n
 
 export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from: Date; to: Date }, pg: Paging, L: LocaleMode): Promise<Page<View>> {
   const cond = and(where, eq(eventDates.active, true), gte(eventDates.startAt, range.from), lt(eventDates.startAt, range.to));
-  const base = () =>
-    ctx.db
-      .select({ date: eventDates, event: events, zone: museums.timeZone, language: { id: languages.id, name: languages.name } })
-      .from(eventDates)
-      .innerJoin(events, eq(events.id, eventDates.eventId))
-      .innerJoin(museums, eq(museums.id, events.museumId))
-      .leftJoin(languages, eq(languages.id, eventDates.languageId));
-  const [rows, counted] = await Promise.all([
-    base().where(cond).orderBy(asc(eventDates.id)).limit(pg.perPage).offset(pg.offset),
-    ctx.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(eventDates)
-      .innerJoin(events, eq(events.id, eventDates.eventId))
-      .where(cond),
-  ]);
+  // The page and the total in one statement (count(*) over (), as pageQuery.ts); a page past the
+  // end has no row to carry the total and counts on its own.
+  const rows = await ctx.db
+    .select({
+      date: eventDates,
+      event: events,
+      zone: museums.timeZone,
+      language: { id: languages.id, name: languages.name },
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(eventDates)
+    .innerJoin(events, eq(events.id, eventDates.eventId))
+    .innerJoin(museums, eq(museums.id, events.museumId))
+    .leftJoin(languages, eq(languages.id, eventDates.languageId))
+    .where(cond)
+    .orderBy(asc(eventDates.id))
+    .limit(pg.perPage)
+    .offset(pg.offset);
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && pg.offset > 0) {
+    const [c] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(eventDates).innerJoin(events, eq(events.id, eventDates.eventId)).where(cond);
+    total = c?.n ?? 0;
+  }
   const now = ctx.clock.now();
   const [booked, closed] = await Promise.all([
     eventDateSeatsBooked(ctx.db, rows.map((r) => r.date.id), now),
@@ -64,7 +72,7 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
     rows.map((r, i) =>
       eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked.get(r.date.id) ?? 0, language: r.language, now, closed: closed[i]! }),
     ),
-    counted[0]?.n ?? 0,
+    total,
     pg,
   );
 }

@@ -1,12 +1,21 @@
+import { sql } from 'drizzle-orm';
+import { events } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
 import { resolveLocale } from './internal.ts';
-import { languagesByEvent } from './loaders.ts';
-import { findEvent } from './lookups.ts';
+import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
+import { columnsOf, rowsOf } from './pageQuery.ts';
 import { eventView, type View } from './views.ts';
+import { isVisibleTo } from './visibility.ts';
 
 export async function getEvent(ctx: Ctx, input: { id: number; locale?: string | string[] | undefined }): Promise<View> {
   const L = resolveLocale(ctx, input.locale);
-  const e = await findEvent(ctx, input.id);
-  const langs = await languagesByEvent(ctx.db, [e.id]);
-  return eventView(ctx.principal, e, L, { languages: langs.get(e.id) ?? [] });
+  // The row and its languages in one statement; an invisible event is "not found" like a missing
+  // one (lookups.ts), by the one visibility rule (visibility.ts).
+  const [r] = await rowsOf<typeof events.$inferSelect & { languages: LanguageRef[] }>(
+    ctx.db,
+    sql`select ${columnsOf(events)}, ${eventLanguagesSql(events.id)} as "languages" from ${events} where ${events.id} = ${input.id}`,
+  );
+  if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('event');
+  return eventView(ctx.principal, r, L, { languages: r.languages });
 }

@@ -1,12 +1,21 @@
+import { sql } from 'drizzle-orm';
+import { tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
 import { resolveLocale } from './internal.ts';
-import { languagesByTour } from './loaders.ts';
-import { findTour } from './lookups.ts';
+import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
+import { columnsOf, rowsOf } from './pageQuery.ts';
 import { tourView, type View } from './views.ts';
+import { isVisibleTo } from './visibility.ts';
 
 export async function getTour(ctx: Ctx, input: { id: number; locale?: string | string[] | undefined }): Promise<View> {
   const L = resolveLocale(ctx, input.locale);
-  const t = await findTour(ctx, input.id);
-  const langs = await languagesByTour(ctx.db, [t.id]);
-  return tourView(ctx.principal, t, L, { languages: langs.get(t.id) ?? [] });
+  // The row and its languages in one statement; an invisible tour is "not found" like a missing
+  // one (lookups.ts), by the one visibility rule (visibility.ts).
+  const [r] = await rowsOf<typeof tours.$inferSelect & { languages: LanguageRef[] }>(
+    ctx.db,
+    sql`select ${columnsOf(tours)}, ${tourLanguagesSql(tours.id)} as "languages" from ${tours} where ${tours.id} = ${input.id}`,
+  );
+  if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('tour');
+  return tourView(ctx.principal, r, L, { languages: r.languages });
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { inIds, pageRows } from './pageQuery.ts';
 import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
-import { languagesByEvent } from './loaders.ts';
+import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
 import { eventView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 
@@ -17,15 +18,19 @@ export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page
   const pg = paging(ctx, input);
   const where = and(
     visibleSql(ctx.principal, events),
-    input.by_museum_ids?.length ? inArray(events.museumId, input.by_museum_ids) : undefined,
-    input.by_exhibition_ids?.length ? inArray(events.exhibitionId, input.by_exhibition_ids) : undefined,
+    input.by_museum_ids?.length ? inIds(events.museumId, input.by_museum_ids) : undefined,
+    input.by_exhibition_ids?.length ? inIds(events.exhibitionId, input.by_exhibition_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(events.featured, input.by_featured),
     titleMatches(events.title, input.q),
   );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(events).where(where).orderBy(asc(events.id)).limit(pg.perPage).offset(pg.offset),
-    ctx.db.$count(events, where),
-  ]);
-  const langs = await languagesByEvent(ctx.db, rows.map((e) => e.id));
-  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: langs.get(e.id) ?? [] })), total, pg);
+  // One statement: the page, the total and related ids (pageQuery.ts).
+  const { rows, total } = await pageRows<typeof events.$inferSelect & { languages: LanguageRef[] }>(ctx.db, {
+    table: events,
+    where,
+    extra: sql`${eventLanguagesSql(events.id)} as "languages"`,
+    order: sql`${events.id}`,
+    limit: pg.perPage,
+    offset: pg.offset,
+  });
+  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: e.languages })), total, pg);
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { exhibitions } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { inIds, pageRows } from './pageQuery.ts';
 import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
 import { exhibitionView, type View } from './views.ts';
 import { inScopeSql } from './visibilitySql.ts';
@@ -15,13 +16,17 @@ export async function listExhibitions(ctx: Ctx, input: ListExhibitionsInput): Pr
   const pg = paging(ctx, input);
   const where = and(
     inScopeSql(ctx.principal, exhibitions.museumId),
-    input.by_museum_ids?.length ? inArray(exhibitions.museumId, input.by_museum_ids) : undefined,
+    input.by_museum_ids?.length ? inIds(exhibitions.museumId, input.by_museum_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(exhibitions.featured, input.by_featured),
     titleMatches(exhibitions.title, input.q),
   );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(exhibitions).where(where).orderBy(asc(exhibitions.id)).limit(pg.perPage).offset(pg.offset),
-    ctx.db.$count(exhibitions, where),
-  ]);
+  // One statement: the page, the total (pageQuery.ts).
+  const { rows, total } = await pageRows<typeof exhibitions.$inferSelect>(ctx.db, {
+    table: exhibitions,
+    where,
+    order: sql`${exhibitions.id}`,
+    limit: pg.perPage,
+    offset: pg.offset,
+  });
   return pageOf(rows.map((x) => exhibitionView(x, L)), total, pg);
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
+import { inIds, pageRows } from './pageQuery.ts';
 import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
-import { languagesByTour } from './loaders.ts';
+import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
 import { tourView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 
@@ -17,15 +18,19 @@ export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<V
   const pg = paging(ctx, input);
   const where = and(
     visibleSql(ctx.principal, tours),
-    input.by_museum_ids?.length ? inArray(tours.museumId, input.by_museum_ids) : undefined,
-    input.by_exhibition_ids?.length ? inArray(tours.exhibitionId, input.by_exhibition_ids) : undefined,
+    input.by_museum_ids?.length ? inIds(tours.museumId, input.by_museum_ids) : undefined,
+    input.by_exhibition_ids?.length ? inIds(tours.exhibitionId, input.by_exhibition_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(tours.featured, input.by_featured),
     titleMatches(tours.title, input.q),
   );
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(tours).where(where).orderBy(asc(tours.id)).limit(pg.perPage).offset(pg.offset),
-    ctx.db.$count(tours, where),
-  ]);
-  const langs = await languagesByTour(ctx.db, rows.map((t) => t.id));
-  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: langs.get(t.id) ?? [] })), total, pg);
+  // One statement: the page, the total and related ids (pageQuery.ts).
+  const { rows, total } = await pageRows<typeof tours.$inferSelect & { languages: LanguageRef[] }>(ctx.db, {
+    table: tours,
+    where,
+    extra: sql`${tourLanguagesSql(tours.id)} as "languages"`,
+    order: sql`${tours.id}`,
+    limit: pg.perPage,
+    offset: pg.offset,
+  });
+  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: t.languages })), total, pg);
 }

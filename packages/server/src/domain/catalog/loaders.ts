@@ -19,6 +19,18 @@ export function quotaIdsSql(ticketId: AnyPgColumn): SQL {
   return sql`array(select ${ticketQuotas.quotaId} from ${ticketQuotas} where ${ticketQuotas.ticketId} = ${ticketId} order by ${ticketQuotas.quotaId})`;
 }
 
+/** `languagesByTour` as a json column of a tour query: [{id, name}] by language id. */
+export function tourLanguagesSql(tourId: AnyPgColumn): SQL {
+  return sql`coalesce((select json_agg(json_build_object('id', ${languages.id}, 'name', ${languages.name}) order by ${languages.id})
+    from ${tourLanguages} join ${languages} on ${languages.id} = ${tourLanguages.languageId} where ${tourLanguages.tourId} = ${tourId}), '[]'::json)`;
+}
+
+/** `languagesByEvent` as a json column of an event query: languages of its active dates. */
+export function eventLanguagesSql(eventId: AnyPgColumn): SQL {
+  return sql`coalesce((select json_agg(json_build_object('id', ${languages.id}, 'name', ${languages.name}) order by ${languages.id})
+    from ${languages} where ${languages.id} in (select ${eventDates.languageId} from ${eventDates} where ${eventDates.eventId} = ${eventId} and ${eventDates.active})), '[]'::json)`;
+}
+
 export async function quotaIdsByTicket(db: DbOrTx, ticketIds: number[]): Promise<Map<number, number[]>> {
   if (ticketIds.length === 0) return new Map();
   const rows = await db

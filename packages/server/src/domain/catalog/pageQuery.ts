@@ -70,7 +70,12 @@ export async function rowsOf<R>(db: DbOrTx, query: SQL): Promise<R[]> {
 export interface PageSpec {
   table: PgTable;
   where: SQL | undefined;
-  /** Extra columns, e.g. sql`array(…) as "quotaIds"`. */
+  /**
+   * Extra columns of each row of the page, e.g. sql`array(…) as "quotaIds"`. They are computed
+   * after the page is cut (outside the window count), so only for the rows returned; they may
+   * refer to the table's id column only (the page is a sub-select named like the table, whose
+   * columns carry the property names, and the id property is `id`).
+   */
   extra?: SQL | undefined;
   /** ORDER BY expression (the table's id). */
   order: SQL;
@@ -85,11 +90,11 @@ export interface PageSpec {
  */
 export async function pageRows<R>(db: DbOrTx, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
   const where = spec.where ? sql` where ${spec.where}` : sql``;
-  const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
-  const rows = await rowsOf<R & { __total: number }>(
-    db,
-    sql`select ${columnsOf(spec.table)}${extra}, count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`,
-  );
+  const page = sql`select ${columnsOf(spec.table)}, count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`;
+  const query = spec.extra
+    ? sql`select ${spec.table}.*, ${spec.extra} from (${page}) as ${spec.table} order by ${spec.order}`
+    : page;
+  const rows = await rowsOf<R & { __total: number }>(db, query);
   if (rows.length > 0) return { rows, total: rows[0]!.__total };
   if (spec.offset === 0) return { rows, total: 0 };
   const [c] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${where}`);
