@@ -1,6 +1,6 @@
 // The baseline the service is measured against (same machine, same run): a bare Fastify app with
-// a constant JSON route, one indexed SELECT, and one guarded UPDATE + INSERT in a transaction —
-// the least work any correct booking endpoint must do.
+// a constant JSON route, one indexed SELECT, one guarded UPDATE + INSERT in a transaction (the
+// least work any correct booking endpoint must do), and a page of tickets in one prepared query.
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -39,6 +39,19 @@ app.post<{ Body: { slot: number; qty: number } }>('/book', async (req, reply) =>
   } finally {
     client.release();
   }
+});
+// The catalogue's database floor (issue #19): the same page of tickets the public list answers
+// (shop channel, active, id order, 25), every text column with all its translations, in one
+// prepared statement, serialized with JSON.stringify. bench/catalog.ts compares the uncached
+// public list to it.
+const TICKETS_SQL = `select id, title, sub_title, description, ticket_type, price_cents, vat_pct, tax_included, discount,
+       first_entry, last_entry, entry_duration, min_persons, max_persons, attendees, valid_from, valid_until, exhibition_ids,
+       array(select quota_id from ticket_quotas q where q.ticket_id = t.id order by quota_id) as quota_ids,
+       count(*) over () as total_count
+  from tickets t where active and 'shop' = any(sales_channels) order by id limit $1`;
+app.get('/tickets', async () => {
+  const r = await pool.query({ name: 'bare_tickets', text: TICKETS_SQL, values: [25] });
+  return { tickets: r.rows, meta: { total_count: Number(r.rows[0]?.total_count ?? 0), page: 1, per_page: 25 } };
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
