@@ -2,7 +2,7 @@
 // by order_place instead, see placeOrder.ts). Runs inside the caller's transaction with the order
 // row locked, so two finalize calls cannot both issue barcodes: the second one sees status
 // 'finalized' and returns without doing anything.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orderItems, orders } from '../../db/schema/index.ts';
 import { confirmCapacity } from '../capacity/index.ts';
@@ -15,6 +15,24 @@ import { orderEventScope, statusAt, type OrderRow } from './internal.ts';
 
 export const orderExpired = () => new DomainError('ORDER_EXPIRED', 'order has expired and cannot be changed anymore');
 export const orderCancelled = () => new DomainError('ORDER_CANCELLED', 'order is cancelled');
+
+/**
+ * Why an active item of the order can no longer be sold because of a closure, or null. A pending
+ * order's items passed the sellability rule when they were placed; what can change before the
+ * order is finalized at short notice is a closure (docs/adr/0013-sellability-rule.md). This asks
+ * the closure guard every booking insert passes (migration 0012, atrium_closure_hit): it takes
+ * each item's museum schedule lock SHARED, held until the transaction ends, and reads the
+ * closures committed before it. A closure takes that lock EXCLUSIVE, so either it committed
+ * first (and this sees it) or it waits for this finalize and then lists the finalized order.
+ * Called before the order row is locked: a closure takes the schedule lock before order rows
+ * (to cancel them), and taking them in the same order cannot deadlock.
+ */
+export async function closureHitOfOrder(tx: Tx, orderId: number): Promise<string | null> {
+  const res = await tx.execute<{ reason: string | null }>(sql`
+    select atrium_closure_hit(i.museum_id, i.ticket_id, i.event_date_id, i.tour_id, i.start_at) as reason
+      from (select * from order_items where order_id = ${orderId} and status = 'active' order by museum_id, id) i`);
+  return res.rows.find((r) => r.reason !== null)?.reason ?? null;
+}
 
 export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise<void> {
   const now = ctx.clock.now();
