@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { renderTicketsPdf } from '../../src/documents/render/tickets.ts';
 import { systemCtx } from '../../src/domain/context.ts';
@@ -26,6 +26,11 @@ import { entryFixture, type EntryFixture } from '../entry/support.ts';
 const shot = (name: string) =>
   process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/images', name) : path.join(tmpdir(), `atrium-${name}`);
 
+// jsqr is CommonJS with an ES default export: under Node's ESM loader the function may sit on .default.
+type Point = { x: number; y: number };
+type JsQr = (data: Uint8ClampedArray, width: number, height: number) =>
+  { data: string; location: Record<'topLeftCorner' | 'topRightCorner' | 'bottomLeftCorner' | 'bottomRightCorner', Point> } | null;
+const jsQR: JsQr = (jsQRModule as unknown as { default?: JsQr }).default ?? (jsQRModule as unknown as JsQr);
 const CHROMIUM = '/usr/bin/chromium';
 const PDFTOPPM = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm'].find((p) => existsSync(p));
 const W = 640;
