@@ -9,6 +9,7 @@ import { action } from './runtime.ts';
 import { importCommands } from './import.ts';
 import { seedCommands } from './seed.ts';
 import { tokenCommands } from './token.ts';
+import { userCommands } from './user.ts';
 
 const program = new Command();
 program
@@ -49,6 +50,7 @@ program
 seedCommands(program);
 importCommands(program);
 tokenCommands(program);
+userCommands(program);
 (await import('./customer.ts')).customerCommands(program);
 (await import('./backup.ts')).backupCommands(program);
 

@@ -13,6 +13,7 @@ import { databaseTimeouts } from '../db/timeouts.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { seedDemoIfEmpty } from './seed.ts';
+import { consoleStartup } from './consoleStartup.ts';
 
 export interface ServeOptions {
   port?: string;
@@ -109,11 +110,13 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
   }
   watchNpmParent(() => onSignal('SIGTERM (npm stopped)'));
 
+  let consoleLines: (base: string) => string[] = () => [];
   try {
     await runMigrations(database.pool);
     if (config.demo && (await seedDemoIfEmpty(database, config))) {
       process.stdout.write('atrium: the database was empty, loaded the demo catalogue (atrium seed --demo)\n');
     }
+    consoleLines = await consoleStartup(database, config);
     // The caches' LISTEN connection closes with the app (onClose).
     const caches = await startCaches(located.url, config, lazyLog(() => app));
     // The job worker runs here unless ATRIUM_WORKER=false (extra web-only nodes). Route schemas
@@ -133,6 +136,7 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
       `  try:       curl ${base}/api/v4/tickets`,
       `  API docs:  ${base}/api-docs`,
       `  a token:   npx atrium token create --class reseller --name "My partner"`,
+      ...consoleLines(base),
       '',
     ].join('\n'),
   );
