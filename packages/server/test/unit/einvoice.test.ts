@@ -2,8 +2,8 @@
 // JSON schema: mandatory business terms, code lists, formats) accept what we produce and refuse
 // broken data; the arithmetic business rules that matter here are checked on the XML itself
 // (BR-CO-10 lines = line total, BR-CO-13/15 tax basis + VAT = grand total, BR-CO-14 VAT = sum of
-// rates, BR-CO-16 due = grand total − prepaid, BR-S-08 basis per rate = its lines). Not checked
-// offline: the CII XSD and the remaining Schematron rules (docs/adr/0019-invoices-and-numbering.md).
+// rates, BR-CO-16 due = grand total − prepaid, BR-S-08 basis per rate = its lines). The CII XSD
+// and the rules over many generated invoices: einvoice-rules.test.ts (docs/adr/0025-e-invoice-validation-and-rtl-text.md).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eInvoiceData, renderEInvoiceXml, validateEInvoiceData } from '../../src/documents/einvoice/build.ts';
