@@ -3,7 +3,7 @@
 // ONE query of used capacity, whatever the number of slots.
 import { ticketsByIds, type TicketRow } from '../capacity/catalog.ts';
 import { capacityAt, ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
-import { quotaSlotKey, ticketSlots } from '../capacity/slots.ts';
+import { eachTicketSlot, quotaSlotKey } from '../capacity/slots.ts';
 import { slotKey, usedCapacity } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
@@ -98,8 +98,8 @@ function eachSlot(t: TicketRow, date: string, now: Date, u: DayUsage, visit: (s:
   const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
   const mode = isSlot ? 'entry' : 'day';
   const endOf = (start: Date) => (isSlot ? new Date(start.getTime() + t.entryDuration! * 60_000) : zonedInstant(date, t.lastEntry, t.zone));
-  for (const start of ticketSlots(t, date, t.zone)) {
-    if (!isSellable(sched, target, mode, start, endOf(start), date)) continue;
+  return eachTicketSlot(t, date, t.zone, (start) => {
+    if (!isSellable(sched, target, mode, start, endOf(start), date)) return false;
     const past = isSlot ? start < now : date < today;
     // No quota: unlimited; the most one booking may take is the ticket's max_persons.
     let left = t.maxPersons;
@@ -107,7 +107,6 @@ function eachSlot(t: TicketRow, date: string, now: Date, u: DayUsage, visit: (s:
       left = Infinity;
       for (const q of qs) left = Math.min(left, quotaLeft(q, quotaSlotKey(q.kind, start, t.zone), u));
     }
-    if (visit({ start, left: past ? 0 : left })) return true;
-  }
-  return false;
+    return visit({ start, left: past ? 0 : left });
+  });
 }

@@ -12,11 +12,29 @@ export interface EntryGrid {
 
 /** Slot starts (instants) of a ticket on a local date; a day ticket has one, at first entry. */
 export function ticketSlots(t: EntryGrid, date: string, zone: string): Date[] {
-  if (t.ticketType !== 'time_slot' || !t.entryDuration) return [zonedInstant(date, t.firstEntry, zone)];
   const out: Date[] = [];
-  for (let m = t.firstEntry; m <= t.lastEntry; m += t.entryDuration) out.push(zonedInstant(date, m, zone));
-  // A wall time in the spring-forward gap maps onto the next valid instant; drop duplicates.
-  return out.filter((d, i) => i === 0 || d.getTime() !== out[i - 1]!.getTime());
+  eachTicketSlot(t, date, zone, (d) => {
+    out.push(d);
+    return false;
+  });
+  return out;
+}
+
+/**
+ * The same slot starts in order, handed to `visit` until it returns true (then true): a caller
+ * that needs only the first match (the calendar) converts no more wall times than that.
+ */
+export function eachTicketSlot(t: EntryGrid, date: string, zone: string, visit: (start: Date) => boolean): boolean {
+  if (t.ticketType !== 'time_slot' || !t.entryDuration) return visit(zonedInstant(date, t.firstEntry, zone));
+  let previous = NaN;
+  for (let m = t.firstEntry; m <= t.lastEntry; m += t.entryDuration) {
+    const d = zonedInstant(date, m, zone);
+    // A wall time in the spring-forward gap maps onto the next valid instant; skip the duplicate.
+    if (d.getTime() === previous) continue;
+    previous = d.getTime();
+    if (visit(d)) return true;
+  }
+  return false;
 }
 
 /**
