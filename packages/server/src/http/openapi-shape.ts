@@ -5,6 +5,8 @@
 // document (@fastify/swagger transformObject), so it documents behaviour without changing how
 // answers are validated or serialized. The behaviour itself lives in http/plugins/*.
 
+import { applyExamples } from './openapi-examples.ts';
+
 type Obj = Record<string, any>;
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'] as const;
@@ -145,6 +147,7 @@ function shapeOperation(op: Obj, method: string, path: string): void {
     if (status === '202' || status === '409') headers['Retry-After'] ??= ref('Retry-After');
     binaryMediaType(res);
   }
+  applyExamples(op);
   if (cache && cache !== 'live' && method === 'get') {
     responses['304'] ??= {
       description: 'Not modified: the If-None-Match validator still matches; no body.',

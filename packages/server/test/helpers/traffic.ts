@@ -12,6 +12,8 @@ export interface TrafficRecord {
   status: number;
   contentType: string | null;
   body?: string;
+  /** The JSON request body, when there was one (scripts/openapi-examples.ts draws examples from it). */
+  requestBody?: string;
 }
 
 const MAX_BODY = 256 * 1024;
@@ -27,6 +29,10 @@ export function recordTraffic(app: FastifyInstance): void {
     const ct = reply.getHeader('content-type');
     const rec: TrafficRecord = { method: req.method, route, status: reply.statusCode, contentType: ct === undefined ? null : String(ct) };
     if (typeof payload === 'string' && payload.length <= MAX_BODY && /json/.test(rec.contentType ?? '')) rec.body = payload;
+    if (req.body !== undefined && req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
+      const sent = JSON.stringify(req.body);
+      if (sent.length <= MAX_BODY) rec.requestBody = sent;
+    }
     fs.appendFileSync(file, JSON.stringify(rec) + '\n');
     return payload;
   });
