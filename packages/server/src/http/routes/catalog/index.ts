@@ -2,6 +2,7 @@
 // with catalog:write. Availability and reservation routes live in their own modules.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eventRoutes } from './events.ts';
+import { gomusCatalogRoutes } from './gomus.ts';
 import { museumRoutes } from './museums.ts';
 import { quotaRoutes } from './quotas.ts';
 import { ticketRoutes } from './tickets.ts';
@@ -13,4 +14,5 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(eventRoutes);
   await app.register(tourRoutes);
   await app.register(quotaRoutes);
+  await app.register(gomusCatalogRoutes);
 };
