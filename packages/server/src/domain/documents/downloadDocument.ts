@@ -17,22 +17,31 @@ export interface DocumentFile {
 /** Seconds a client should wait before asking again while a document is processed. */
 export const PROCESSING_RETRY_AFTER = 2;
 
+/** The columns a download needs. */
+export const downloadColumns = {
+  status: documents.status,
+  availableUntil: documents.availableUntil,
+  filename: documents.filename,
+  contentType: documents.contentType,
+  content: documents.content,
+  sha256: documents.sha256,
+  kind: documents.kind,
+  note: documents.note,
+};
+type DocumentRowForDownload = { [K in keyof typeof downloadColumns]: (typeof downloadColumns)[K]['_']['data'] | ((typeof downloadColumns)[K]['_']['notNull'] extends true ? never : null) };
+
 export async function downloadDocument(ctx: Ctx, id: number): Promise<DocumentFile> {
   const [row] = await ctx.db
-    .select({
-      status: documents.status,
-      availableUntil: documents.availableUntil,
-      filename: documents.filename,
-      contentType: documents.contentType,
-      content: documents.content,
-      sha256: documents.sha256,
-      kind: documents.kind,
-      note: documents.note,
-    })
+    .select(downloadColumns)
     .from(documents)
     .where(and(eq(documents.id, id), visibleDocuments(ctx.principal)));
   if (!row) throw notFound('document');
-  const status = statusAt(row, ctx.clock.now());
+  return fileOf(row, ctx.clock.now());
+}
+
+/** The bytes of a document row, or why not (202 processing, 410 gone); shared by every download route. */
+export function fileOf(row: DocumentRowForDownload, now: Date): DocumentFile {
+  const status = statusAt(row, now);
   if (status === 'processing') {
     throw new DomainError('DOCUMENT_PROCESSING', 'document is being processed', { retryAfter: PROCESSING_RETRY_AFTER });
   }

@@ -12,6 +12,7 @@ import { listDocuments } from '../../../domain/documents/listDocuments.ts';
 import { uploadDocument } from '../../../domain/documents/uploadDocument.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { DocumentEnvelope, DocumentList, DocumentParam, ListDocumentsQuery, UploadBody } from '../../schemas/documents.ts';
+import { gomusDocumentRoutes } from './gomus.ts';
 import { serializeDocument } from './serialize.ts';
 
 const read = tokenOnly(['user', 'reseller'], ['documents', 'read']);
@@ -112,4 +113,6 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.send(file.content);
     },
   );
+
+  await app.register(gomusDocumentRoutes);
 };
