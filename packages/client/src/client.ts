@@ -12,6 +12,7 @@ import { consoleLogger, type Logger } from './logger.ts';
 import { Availability, Orders, Reservations } from './resources/booking.ts';
 import { Dates, Events, Exhibitions, Meta, Museums, Quotas, Tickets, Tours } from './resources/catalog.ts';
 import { Documents } from './resources/documents.ts';
+import { Gomus } from './resources/gomus.ts';
 import { Customers, Requests } from './resources/people.ts';
 import { UnknownFieldReporter } from './shape.ts';
 import type { Whoami } from './types.ts';
@@ -70,6 +71,8 @@ export class AtriumClient {
   readonly customers: Customers;
   readonly requests: Requests;
   readonly documents: Documents;
+  /** go~mus drop-in reads: event calendar, tour prices, tag collections, order-token document links. */
+  readonly gomus: Gomus;
   readonly schedules: Schedules;
   readonly entry: Entry;
   readonly webhooks: Webhooks;
@@ -118,6 +121,7 @@ export class AtriumClient {
     this.customers = new Customers(this.core);
     this.requests = new Requests(this.core);
     this.documents = new Documents(this.core, opts.documentDeadlineMs ?? 60_000);
+    this.gomus = new Gomus(this.core);
     this.schedules = new Schedules(this.core);
     this.entry = new Entry(this.core);
     this.webhooks = new Webhooks(this.core);
