@@ -20,7 +20,15 @@ const EP = {
   deliveries: endpoint('GET', '/webhooks/{id}/deliveries'),
   retry: endpoint('POST', '/webhooks/{id}/deliveries/{delivery_id}/retry'),
   test: endpoint('POST', '/webhooks/{id}/test'),
+  notifySettings: endpoint('GET', '/accounts/{id}/notify_settings'),
+  setNotifySettings: endpoint('PUT', '/accounts/{id}/notify_settings'),
 };
+
+/** An account's notification switches (GET|PUT /accounts/{id}/notify_settings). */
+export interface NotifySettings {
+  account_id: number;
+  mail_enabled: boolean;
+}
 
 export class Webhooks {
   constructor(private readonly core: Core) {}
@@ -48,5 +56,13 @@ export class Webhooks {
   }
   async test(id: number, o: WriteOptions = {}): Promise<unknown> {
     return (await this.core.http.send(EP.test, { ...o, params: { id } })).body;
+  }
+  /** Whether visitors get mail for this account's orders and requests (a reseller: its own account). */
+  notifySettings(accountId: number, o: ReadOptions = {}): Promise<NotifySettings> {
+    return this.core.one<NotifySettings>(EP.notifySettings, 'notify_settings', { ...o, params: { id: accountId } });
+  }
+  /** Turns visitor mail for the account off (`mail_enabled: false`) or on again. */
+  setNotifySettings(accountId: number, body: { mail_enabled: boolean }, o: WriteOptions = {}): Promise<NotifySettings> {
+    return this.core.one<NotifySettings>(EP.setNotifySettings, 'notify_settings', { ...o, params: { id: accountId }, body });
   }
 }

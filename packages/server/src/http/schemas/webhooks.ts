@@ -70,3 +70,12 @@ export const Delivery = Type.Object({
 });
 export const DeliveryEnvelope = Type.Object({ delivery: Delivery });
 export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery), meta: ListMeta });
+
+export const AccountParam = Type.Object({ id: Id });
+export const NotifySettingsInput = Type.Object(
+  { mail_enabled: Type.Boolean({ description: "false: no visitor mail for this account's orders and requests" }) },
+  { additionalProperties: false },
+);
+export const NotifySettingsEnvelope = Type.Object({
+  notify_settings: Type.Object({ account_id: Type.Integer(), mail_enabled: Type.Boolean() }),
+});

@@ -13,6 +13,7 @@ import { errorResponses } from '../../schemas/common.ts';
 import {
   DeliveryEnvelope, DeliveryList, DeliveryParam, WebhookCreated, WebhookEnvelope, WebhookInput, WebhookList, WebhookListQuery, WebhookParam, WebhookPatch,
 } from '../../schemas/webhooks.ts';
+import { notifySettingsRoutes } from './notifySettings.ts';
 import { serializeDelivery, serializeWebhook } from './serialize.ts';
 
 const read = tokenOnly(['user', 'reseller'], ['webhooks', 'read']);
@@ -20,6 +21,7 @@ const write = tokenOnly(['user', 'reseller'], ['webhooks', 'write']);
 const tags = ['webhooks'];
 
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(notifySettingsRoutes);
   const zone = (req: FastifyRequest) => req.ctx.config.zone;
   const delivery = (req: FastifyRequest, d: DeliveryView) => ({ delivery: serializeDelivery(d, zone(req)) });
 
