@@ -1,0 +1,125 @@
+// The staff console in a real headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core), at tablet size, under the console's strict CSP (any violation is a console
+// error and fails the test): sign in, find an order by the visitor's surname, cancel one item,
+// sell two tickets at the desk, accept a group request. axe-core checks every page of these
+// journeys: no serious or critical violation. Screenshots go to docs/screenshots/console-*.png
+// only with ATRIUM_UPDATE_SCREENSHOTS=1. Skipped with a message when Chromium is missing.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { serverRoot } from '../cli/cli.ts';
+import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
+import { PASSWORD } from '../console/support.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const shot = (name: string) =>
+  process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/screenshots', `console-${name}.png`) : path.join(tmpdir(), `atrium-console-${name}.png`);
+
+let fx: ConsoleFixture;
+let base = '';
+before(async () => {
+  fx = await consoleFixture();
+  fx.t.clock.now = () => new Date();
+  base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+after(() => fx.t.close());
+
+/** axe-core in the page (evaluated through the DevTools protocol, which the CSP does not block). */
+async function noSeriousViolations(page: Page, what: string) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${what}`);
+}
+
+test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe on every page', async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
+    return;
+  }
+  const order = await fx.order(fx.A, { surname: 'Musterfrau', name: 'Erika', items: 2 });
+  const requestId = await fx.request(fx.A, { surname: 'Grundschule' });
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(String(e)));
+    page.on('response', (r) => r.status() === 404 && problems.push(`404 ${r.url()}`));
+
+    // Sign in (the user's language is English).
+    await page.goto(`${base}/console/login?lang=en`);
+    await noSeriousViolations(page, 'sign-in');
+    await page.screenshot({ path: shot('login') });
+    await page.getByLabel('Email').fill(fx.staff.admin);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/day$/);
+    await page.goto(`${base}/console/day?date=${fx.day}`);
+    assert.ok(await page.getByRole('columnheader', { name: 'Checked in' }).first().isVisible());
+    await noSeriousViolations(page, 'the day');
+    await page.screenshot({ path: shot('day'), fullPage: true });
+
+    // Find the order by the visitor's surname, cancel one of its two items.
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.getByLabel('Name, email, order number or barcode').fill('musterfr');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: `Order ${order.id}` }).waitFor();
+    await noSeriousViolations(page, 'order search');
+    await page.screenshot({ path: shot('orders') });
+    await page.getByRole('link', { name: `Order ${order.id}` }).click();
+    await noSeriousViolations(page, 'order detail');
+    await page.locator(`#item-${order.itemIds[0]}`).check();
+    await page.getByRole('button', { name: 'Cancel the selected items' }).click();
+    await page.getByText('The selected items were cancelled.').waitFor();
+    await page.screenshot({ path: shot('order'), fullPage: true });
+    const items = (await fx.t.database.db.execute<{ status: string }>(sql`select status from order_items where order_id = ${order.id} order by id`)).rows.map((r) => r.status);
+    assert.deepEqual(items, ['cancelled', 'active']);
+
+    // Sell two tickets at the desk: ticket and date, slots appear (htmx), sell.
+    await page.getByRole('link', { name: 'Box office' }).click();
+    await page.getByLabel('Ticket').selectOption(String(fx.A.ticketId));
+    await page.getByLabel('Date').fill(fx.day);
+    await page.getByRole('button', { name: 'Show slots' }).click();
+    await page.getByRole('group', { name: 'Slot' }).waitFor();
+    await noSeriousViolations(page, 'box-office sale');
+    await page.screenshot({ path: shot('sale'), fullPage: true });
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByLabel('Card').check();
+    const before = (await fx.t.database.db.execute<{ n: number }>(sql`select count(*)::int n from orders`)).rows[0]!.n;
+    await page.getByRole('button', { name: 'Sell' }).dblclick();
+    await page.getByText(/^Sold\./).waitFor();
+    const sold = (await fx.t.database.db.execute<{ n: number; q: number; pm: string }>(sql`select count(*)::int n, max(i.quantity) q, max(o.payment_method) pm from orders o join order_items i on i.order_id = o.id where o.id > (select max(id) - 1 from orders)`)).rows[0]!;
+    assert.equal((await fx.t.database.db.execute<{ n: number }>(sql`select count(*)::int n from orders`)).rows[0]!.n, before + 1, 'a double click sells once');
+    assert.equal(sold.q, 2);
+    assert.equal(sold.pm, 'card');
+
+    // Accept the school's request.
+    await page.getByRole('link', { name: 'Requests' }).click();
+    await noSeriousViolations(page, 'requests inbox');
+    await page.screenshot({ path: shot('requests'), fullPage: true });
+    await page.getByRole('button', { name: `Accept request ${requestId}` }).click();
+    await page.getByText('The request was accepted and booked.').waitFor();
+    const status = (await fx.t.database.db.execute<{ status: string; order_id: number | null }>(sql`select status, order_id from requests where id = ${requestId}`)).rows[0]!;
+    assert.equal(status.status, 'accepted');
+    assert.ok(status.order_id);
+
+    await page.goto(`${base}/console/account`);
+    await noSeriousViolations(page, 'my account');
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('href')), '#main');
+    assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
+  } finally {
+    await browser.close();
+  }
+});
