@@ -31,8 +31,19 @@ export interface CapacityAnswer {
 const MAX_ENTRIES = 1000;
 
 export async function setCapacities(ctx: Ctx, input: { id: number; capacities: CapacityEntry[] }): Promise<{ quota_id: number; capacities: CapacityAnswer[] }> {
+  return capacitiesAnswer(ctx, await writeCapacities(ctx, input));
+}
+
+export type WrittenCapacities = Awaited<ReturnType<typeof writeCapacities>>;
+
+/**
+ * The write half of setCapacities, on its own so the console can run it inside its audit
+ * transaction (domain/audit/audited.ts); the answer (what is oversold) reads through the pool
+ * (capacity/used.ts) and so comes after the commit: capacitiesAnswer.
+ */
+export async function writeCapacities(ctx: Ctx, input: { id: number; capacities: CapacityEntry[] }) {
   assertStaff(ctx);
-  const written = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const q = await writableQuota(ctx, tx, input.id);
     const [m] = await tx.select({ zone: museums.timeZone }).from(museums).where(eq(museums.id, q.museumId));
     const zone = m!.zone;
@@ -71,6 +82,10 @@ export async function setCapacities(ctx: Ctx, input: { id: number; capacities: C
     }
     return { quota: q, zone, entries };
   });
+}
+
+/** The answer to written overrides: per entry what is sold and by how much it is oversold. */
+export async function capacitiesAnswer(ctx: Ctx, written: WrittenCapacities): Promise<{ quota_id: number; capacities: CapacityAnswer[] }> {
   return { quota_id: written.quota.id, capacities: await oversold(ctx, written.quota.id, written.quota.kind, written.zone, written.entries) };
 }
 
