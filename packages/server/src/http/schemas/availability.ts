@@ -28,6 +28,7 @@ export const TicketCalendarQuery = Type.Object({
   start_at: DateQ('First day (YYYY-MM-DD); default today.'),
   end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 31 days.'),
   reservations: Tokens,
+  depth: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')], { description: '`any` (default): a boolean per day; `all`: the quotas with places left per slot (go~mus).' })),
 });
 
 export const TourCalendarQuery = Type.Object({
@@ -56,6 +57,18 @@ export const QuotaCapacities = Type.Object({
 
 export const CapacitiesAnswer = Type.Object({
   data: Type.Record(Type.String(), QuotaCapacities, { description: 'Keyed by quota id.' }),
+});
+
+/** `depth=all`: per day the quotas, slot keys as go~mus writes them here ("2016-07-06 11:00:00 +0200"). */
+export const TicketCalendarAnswer = Type.Object({
+  data: Type.Record(
+    Type.String(),
+    Type.Union([
+      Type.Boolean(),
+      Type.Array(Type.Object({ quota: Type.Object({ id: Type.Integer(), tickets: Type.Array(Type.Integer()), capacities: Type.Array(Type.Record(Type.String(), Type.Integer())) }) })),
+    ]),
+    { description: 'YYYY-MM-DD → anything bookable (depth=any), or the quotas with places left per slot (depth=all).' },
+  ),
 });
 
 export const CalendarAnswer = Type.Object({

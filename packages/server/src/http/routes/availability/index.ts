@@ -7,6 +7,7 @@ import {
   CapacitiesAnswer,
   SlotsAnswer,
   StartTimesAnswer,
+  TicketCalendarAnswer,
   TicketCalendarQuery,
   TicketCapacitiesQuery,
   TicketCapacityQuery,
@@ -16,6 +17,7 @@ import {
 } from '../../schemas/availability.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 import { getTicketCalendar } from '../../../domain/availability/getTicketCalendar.ts';
+import { getTicketCalendarQuotas } from '../../../domain/availability/getTicketCalendarQuotas.ts';
 import { getTicketCapacities } from '../../../domain/availability/getTicketCapacities.ts';
 import { getTicketCapacity } from '../../../domain/availability/getTicketCapacity.ts';
 import { getTourCalendar } from '../../../domain/availability/getTourCalendar.ts';
@@ -73,20 +75,16 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Per day whether any of the tickets can still be booked (at most 31 days)',
+        summary: 'Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 31 days)',
         querystring: TicketCalendarQuery,
-        response: { 200: CalendarAnswer, ...errorResponses(401, 422) },
+        response: { 200: TicketCalendarAnswer, ...errorResponses(401, 422) },
       },
     },
     async (req) => {
       const q = req.query;
-      const days = await getTicketCalendar(req.ctx, {
-        ticketIds: q.by_ticket_ids ?? q.ticket_ids,
-        startAt: q.start_at,
-        endAt: q.end_at,
-        reservations: q.reservations,
-      });
-      return { data: Object.fromEntries(days) };
+      const input = { ticketIds: q.by_ticket_ids ?? q.ticket_ids, startAt: q.start_at, endAt: q.end_at, reservations: q.reservations };
+      if (q.depth === 'all') return { data: Object.fromEntries(await getTicketCalendarQuotas(req.ctx, input)) };
+      return { data: Object.fromEntries(await getTicketCalendar(req.ctx, input)) };
     },
   );
 
