@@ -3,14 +3,23 @@
 //   npx tsx bench/booking.ts            (embedded PostgreSQL in a temp dir)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/booking.ts
 //   BENCH_SECONDS=8 (per scenario)
+//   BENCH_OUTBOX=0 skips the outbox comparison; BENCH_OUTBOX_WORKER=1 adds the pair with the worker
+//   delivering in the server (see "Outbox cost" below)
 // Prints req/s, p50/p99 (ms), server RSS and the ratio to the baseline; writes bench/results/booking.json.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { webhookEndpoints } from '../packages/server/src/db/schema/index.ts';
+import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
+import { systemClock } from '../packages/server/src/domain/clock.ts';
 import { addDays } from '../packages/server/src/domain/time.ts';
+import { last4, newSecret, sealSecret } from '../packages/server/src/notify/webhooks/secrets.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
-import { paired, type LoadResult, type LoadSpec } from './lib/load.ts';
+import { load, paired, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { startAtrium, startBaseline } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -29,7 +38,7 @@ const orderBody = (time: string) => ({
   finalize: true,
 });
 
-const atrium = await startAtrium(db.url);
+let atrium = await startAtrium(db.url);
 const baseline = await startBaseline(db.url);
 const auth = { authorization: `Bearer ${token}` };
 
@@ -75,9 +84,67 @@ await scenario(
   { url: `${atrium.base}/api/v4/orders`, method: 'POST', connections: 100, seconds: SECONDS, headers: auth, body: () => orderBody(hotSlot) },
   { url: `${baseline.base}/book`, method: 'POST', connections: 100, seconds: SECONDS, body: () => ({ slot: 7, qty: 1 }) },
 );
+// Outbox cost (issue #18, docs/adr/0018 and 0023): the spread scenario again, without and with
+// the outbox, each paired with its own baseline run. "Without" disables the two triggers that
+// write order events and their snapshots (orders_events, outbox_events_snapshot), so a booking
+// writes no outbox row at all, as before the outbox; "with" is as shipped, with 3 webhook
+// endpoints subscribed to every order event (they do not change the booking path: fan-out and
+// delivery run in the worker, which this server, like a web-only node, does not run). With
+// BENCH_OUTBOX_WORKER=1 a second pair runs the server with its worker delivering to a receiver
+// here, both sides rendering the orders' PDFs alike, so the difference is fan-out and delivery.
+const spread = (base: string): LoadSpec => ({ url: `${base}/api/v4/orders`, method: 'POST', connections: 50, seconds: SECONDS, headers: auth, body: () => orderBody(pick(slots)) });
+const bare: LoadSpec = { url: `${baseline.base}/book`, method: 'POST', connections: 50, seconds: SECONDS, body: () => ({ slot: 1 + Math.floor(Math.random() * 2000), qty: 1 }) };
+const outbox = async (on: boolean) => {
+  for (const [table, trigger] of [['orders', 'orders_events'], ['outbox_events', 'outbox_events_snapshot']]) {
+    await orm.execute(sql.raw(`alter table ${table} ${on ? 'enable' : 'disable'} trigger ${trigger}`));
+  }
+};
+let delivered = 0;
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => (delivered++, res.writeHead(204).end()));
+});
+if (process.env.BENCH_OUTBOX !== '0' && (!only || ['spread', 'outbox'].some((k) => k.includes(only) || only.includes(k)))) {
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const { accountId } = await createToken({ db: orm, clock: systemClock }, { class: 'user', name: 'bench-webhooks', rights: ['*'] });
+  const now = new Date();
+  for (let i = 0; i < 3; i++) {
+    const secret = newSecret();
+    await orm.insert(webhookEndpoints).values({ accountId, url: `${hook}/${i}`, events: ['order.created', 'order.finalized', 'order.cancelled'], secretEnc: sealSecret(secret, undefined), secretLast4: last4(secret), createdAt: now, updatedAt: now });
+  }
+  const events = async () => (await orm.execute<{ n: number }>(sql`select count(*)::int n from outbox_events`)).rows[0]!.n;
+  const pair = async (name: string, on: boolean) => {
+    await outbox(on);
+    // A fresh server answers nothing for its first seconds on a loaded machine: not measured.
+    await load({ ...spread(atrium.base), seconds: 3 });
+    const before = await events();
+    await scenario(name, on ? 'outbox cost < 10 % (ratio vs the run without)' : 'the run without the outbox', spread(atrium.base), bare);
+    process.stdout.write(`    outbox rows written: ${(await events()) - before}\n`);
+  };
+  // Alternating rounds: the machine's other load drifts, and each side sees both halves of it.
+  const rounds = Number(process.env.BENCH_OUTBOX_ROUNDS ?? 2);
+  for (let r = 1; r <= rounds; r++) {
+    await pair(`outbox off (${r}): order create+finalize, spread, 50 conn`, false);
+    await pair(`outbox on, 3 endpoints (${r}): order create+finalize, spread, 50 conn`, true);
+  }
+  if (process.env.BENCH_OUTBOX_WORKER === '1') {
+    await atrium.stop();
+    // Without this the worker would first work off every earlier run's renders and events.
+    await orm.execute(sql`update documents set render_pending = false where render_pending`);
+    await orm.execute(sql`update outbox_events set dispatch_pending = false where dispatch_pending`);
+    atrium = await startAtrium(db.url, { ATRIUM_WORKER: 'true', ATRIUM_WEBHOOKS_ALLOW_PRIVATE: '1' });
+    await pair('worker on, outbox off: spread, 50 conn', false);
+    await pair('worker on, outbox on, 3 endpoints delivering: spread, 50 conn', true);
+    process.stdout.write(`    deliveries received during the runs: ${delivered}\n`);
+  }
+  await outbox(true);
+}
+
 const peak = atrium.peakRssMb();
 await atrium.stop();
 await baseline.stop();
+receiver.close();
 
 const fmt = (r: LoadResult) => `${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms`;
 process.stdout.write(`\nBooking benchmark — ${db.where}, ${SECONDS}s per scenario, node ${process.version}\n`);
@@ -87,6 +154,16 @@ for (const r of rows) {
     `${r.scenario}\n  atrium   ${fmt(r.atrium)}  rss ${r.rssMb} MB${bad.length ? `  non-2xx ${JSON.stringify(Object.fromEntries(bad))}` : ''}\n` +
       `  baseline ${fmt(r.baseline)}\n  ratio    ${(r.atrium.rps / r.baseline.rps).toFixed(2)}   target: ${r.target}\n`,
   );
+}
+/** Mean ratio to the paired baseline over the rounds whose name starts so. */
+const rel = (name: string) => {
+  const rs = rows.filter((x) => x.scenario.startsWith(name) && x.baseline.rps > 0);
+  return rs.length ? rs.reduce((sum, r) => sum + r.atrium.rps / r.baseline.rps, 0) / rs.length : undefined;
+};
+for (const [off, on] of [['outbox off', 'outbox on'], ['worker on, outbox off', 'worker on, outbox on']]) {
+  const a = rel(off!);
+  const b = rel(on!);
+  if (a && b) process.stdout.write(`outbox cost (${on}): ${((1 - b / a) * 100).toFixed(1)} % of the orders/s (ratio to baseline ${a.toFixed(2)} → ${b.toFixed(2)}); target < 10 %\n`);
 }
 process.stdout.write(`server peak RSS ${peak} MB\n`);
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });

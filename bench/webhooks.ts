@@ -4,7 +4,13 @@
 // commit to the last 2xx.
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/webhooks.ts
 //   BENCH_EVENTS=2000 (default 1000)
+// Writes bench/results/webhooks.json. Each delivery is a claim, a signed POST and the outcome
+// (docs/adr/0023), as one job of the queue.
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../packages/server/src/config.ts';
@@ -52,7 +58,12 @@ await all;
 clearTimeout(timeout);
 const seconds = (Date.now() - started) / 1000;
 const ok = (await orm.execute<{ n: number }>(sql`select count(*)::int n from webhook_deliveries where status = 'succeeded'`)).rows[0]!.n;
-console.log(`webhooks: ${N} events, ${got} received, ${ok} recorded succeeded in ${seconds.toFixed(1)} s: ${(got / seconds).toFixed(0)} deliveries/s (${db.where})`);
+const rate = Math.round(got / seconds);
+const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+console.log(`webhooks: ${N} events, ${got} received, ${ok} recorded succeeded in ${seconds.toFixed(1)} s: ${rate} deliveries/s (${db.where}, load average ${load})`);
+const results = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+fs.mkdirSync(results, { recursive: true });
+fs.writeFileSync(path.join(results, 'webhooks.json'), JSON.stringify({ at: new Date().toISOString(), where: db.where, events: N, received: got, succeeded: ok, seconds, deliveriesPerSecond: rate, loadAverage: load }, null, 2) + '\n');
 await worker.stop();
 server.close();
 await db.dispose();
