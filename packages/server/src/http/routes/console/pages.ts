@@ -10,5 +10,7 @@ import { auditPages } from './audit.ts';
 import { reportPages } from './reports.ts';
 import { closurePages } from './closures.ts';
 import { schedulePages } from './schedules.ts';
+import { partnerPages } from './partners.ts';
+import { webhookPages } from './webhooks.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, reportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages];
