@@ -1,9 +1,15 @@
-// fontkit (pdfkit's font engine) ships no type declarations; pdf.ts only asks a font whether it
-// has a glyph, and hands the parsed font to pdfkit.
+// fontkit (pdfkit's font engine) ships no type declarations; pdf.ts asks a font whether it has a
+// glyph and hands the parsed font to pdfkit, bidi.ts lays out runs with an explicit direction.
 declare module 'fontkit' {
+  export interface GlyphRun {
+    glyphs: unknown[];
+    positions: Array<{ xAdvance: number }>;
+    readonly advanceWidth: number;
+  }
   export interface Font {
     hasGlyphForCodePoint(codePoint: number): boolean;
-    layout(text: string): unknown;
+    /** Direction defaults to that of the script of the first letter (and reverses RTL runs). */
+    layout(text: string, features?: unknown, script?: string, language?: string, direction?: 'ltr' | 'rtl'): GlyphRun;
     readonly characterSet: number[];
     glyphForCodePoint(codePoint: number): unknown;
   }

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import * as fontkit from 'fontkit';
+import { bidiFeatures, isBidiControl, withBidi } from './bidi.ts';
 
 export type Doc = PDFKit.PDFDocument;
 
@@ -38,7 +39,7 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
   });
   const u = unicodeFonts();
   // pdfkit's typings only name file paths and buffers; PDFFontFactory.open takes a font object too.
-  if (u) for (const role of Object.keys(FONT_FILES) as FontRole[]) doc.registerFont(`atrium-${role}`, u.fonts[role] as unknown as Buffer);
+  if (u) for (const role of Object.keys(FONT_FILES) as FontRole[]) doc.registerFont(`atrium-${role}`, u.pdfFonts[role] as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const bytes = new Promise<Buffer>((resolve, reject) => {
@@ -53,15 +54,15 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
 // fonts-dejavu-core, on nearly every Linux; ATRIUM_PDF_FONT_DIR points elsewhere) is embedded
 // (subset) when found. Characters the font has no glyph for (most emoji) print as "?", never as
 // a broken PDF. Without the font, text is reduced to WinAnsi (see printable below).
-// Right-to-left text is drawn in logical order (pdfkit has no bidi algorithm): letters are right,
-// their order within an RTL run is not (docs/adr/0019-invoices-and-numbering.md).
+// Right-to-left and mixed lines are put in visual order by bidi.ts (docs/adr/0025-*.md).
 const FONT_DIRS = [process.env.ATRIUM_PDF_FONT_DIR, '/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/usr/local/share/fonts/dejavu'];
 const FONT_FILES = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', mono: 'DejaVuSansMono.ttf' } as const;
 type FontRole = keyof typeof FONT_FILES;
 // The parsed fonts are shared by every document of the process (pdfkit accepts a fontkit font in
 // place of the file and subsets it per document): parsing DejaVu Sans again for every PDF was
 // most of a ticket's rendering time.
-interface Unicode { fonts: Record<FontRole, fontkit.Font>; covers(cp: number): boolean }
+// pdfkit gets each font wrapped by withBidi (its layout orders right-to-left lines visually).
+interface Unicode { fonts: Record<FontRole, fontkit.Font>; pdfFonts: Record<FontRole, fontkit.Font>; covers(cp: number): boolean }
 let unicode: Unicode | null | undefined;
 function unicodeFonts(): Unicode | null {
   if (unicode !== undefined) return unicode;
@@ -89,7 +90,8 @@ function unicodeFonts(): Unicode | null {
         }
         return ok;
       };
-      unicode = { fonts, covers };
+      const pdfFonts = Object.fromEntries(Object.entries(fonts).map(([r, f]) => [r, withBidi(f)])) as Record<FontRole, fontkit.Font>;
+      unicode = { fonts, pdfFonts, covers };
       return unicode;
     } catch {
       // not in this directory: try the next
@@ -127,18 +129,24 @@ export function printable(text: string): string {
   const u = unicodeFonts();
   if (u) {
     // Control characters and unpaired surrogates never reach the PDF; variation selectors and
-    // zero-width joiners of emoji sequences are dropped with the emoji they belong to.
+    // zero-width joiners of emoji sequences are dropped with the emoji they belong to. Bidi
+    // controls (RLM, RLE …) are kept: they steer the visual order and are never drawn (bidi.ts).
     let out = '';
     for (const ch of text.replace(/[\t\r\n]+/g, ' ').normalize('NFC')) {
       const cp = ch.codePointAt(0)!;
       if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp <= 0xdfff)) continue;
       if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
+      if (isBidiControl(ch)) {
+        out += ch;
+        continue;
+      }
       out += u.covers(cp) ? ch : '?';
     }
     return out;
   }
   let out = '';
   for (const ch of text.replace(/[\t\r\n]+/g, ' ')) {
+    if (isBidiControl(ch)) continue; // invisible; right-to-left letters print as "?" here anyway
     if (representable(ch)) out += ch;
     else if (NO_DECOMPOSITION[ch]) out += NO_DECOMPOSITION[ch];
     else {
@@ -164,8 +172,10 @@ export function text(doc: Doc, value: string, x: number, y: number, o: TextOpts 
   const size = o.size ?? 10;
   const width = o.width ?? A4.width - MARGIN - x;
   doc.font(fontName(ROLE[o.font ?? 'Helvetica'])).fontSize(size).fillColor(o.color ?? 'black');
-  const opts = { width, align: o.align ?? 'left', height: size * 1.25 * (o.lines ?? 1), ellipsis: true, lineGap: 0 } as const;
   const s = printable(value);
+  // features: undefined for left-to-right text, else bidi.ts's marker (pdfkit passes it to the font).
+  const features = bidiFeatures(s) as PDFKit.Mixins.TextOptions['features'];
+  const opts = { width, align: o.align ?? 'left', height: size * 1.25 * (o.lines ?? 1), ellipsis: true, lineGap: 0, features } as const;
   const h = Math.min(doc.heightOfString(s, opts), opts.height);
   doc.text(s, x, y, opts);
   return y + h;
@@ -179,7 +189,8 @@ export function stamp(doc: Doc, word: string): void {
   doc.rotate(-40, { origin: [width / 2, height / 2] });
   doc.font(fontName('bold')).fontSize(size).fillColor(RED).fillOpacity(0.3);
   // Wider than the page so rotation never wraps the word; drawn without flowing to a new page.
-  doc.text(printable(word), -width / 2, height / 2 - size / 2, { width: width * 2, align: 'center', lineBreak: false });
+  const s = printable(word);
+  doc.text(s, -width / 2, height / 2 - size / 2, { width: width * 2, align: 'center', lineBreak: false, features: bidiFeatures(s) as PDFKit.Mixins.TextOptions['features'] });
   doc.restore();
   doc.fillOpacity(1);
 }
