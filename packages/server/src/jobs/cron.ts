@@ -3,7 +3,8 @@
 // - the document retention purge at minute 17 of every hour;
 // - the sweep of expired holds and pending orders every 5 minutes (ADR 0011);
 // - the purge of expired Idempotency-Key answers at minute 43 of every hour: expired keys already
-//   count as absent, so this only reclaims space, but without it the table grows forever.
+//   count as absent, so this only reclaims space, but without it the table grows forever;
+// - the purge of ended console sessions and old sign-in attempts at minute 29 (the same reason).
 import type { CronItem } from 'graphile-worker';
 import { TASKS } from './queue.ts';
 
@@ -11,4 +12,5 @@ export const CRON_ITEMS: Array<CronItem & { identifier: string }> = [
   { task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' },
   { task: TASKS.sweepAllocations, match: '*/5 * * * *', identifier: 'capacity-sweep' },
   { task: TASKS.purgeIdempotencyKeys, match: '43 * * * *', identifier: 'idempotency-purge' },
+  { task: TASKS.purgeStaffSessions, match: '29 * * * *', identifier: 'staff-sessions-purge' },
 ];

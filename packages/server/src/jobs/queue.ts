@@ -17,6 +17,7 @@ export const TASKS = {
   deliverWebhook: 'webhooks.deliver',
   sendMail: 'mail.send',
   purgeIdempotencyKeys: 'idempotency.purge',
+  purgeStaffSessions: 'staff.purge',
 } as const;
 export type TaskName = (typeof TASKS)[keyof typeof TASKS];
 

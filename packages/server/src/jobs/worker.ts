@@ -26,6 +26,8 @@ import { recordExpiredOrders } from '../domain/events/recordExpiredOrders.ts';
 import { NOTIFY_CONCURRENCY, notifyTaskList } from './notifyTasks.ts';
 import { workerLogger } from './logger.ts';
 import { TASKS } from './queue.ts';
+import { purgeSessions } from '../domain/staff/sessions.ts';
+import { purgeLoginAttempts } from '../domain/staff/authenticate.ts';
 
 export interface WorkerOptions {
   database: Database;
@@ -84,6 +86,10 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
     },
     [TASKS.purgeIdempotencyKeys]: async () => {
       await purgeIdempotencyKeys(ctx);
+    },
+    [TASKS.purgeStaffSessions]: async () => {
+      await purgeSessions(ctx);
+      await purgeLoginAttempts(ctx);
     },
   };
 }
