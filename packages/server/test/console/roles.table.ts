@@ -3,6 +3,7 @@
 // when a route registered through consoleRoute() is missing here. Add your routes here.
 import type { StaffRole } from '../../src/domain/staff/permissions.ts';
 import type { ConsoleFixture } from './fixture.ts';
+import * as b from './backoffice.ts';
 
 export interface RouteCase {
   method: 'GET' | 'POST';
@@ -59,6 +60,33 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/requests', allowed: ALL, otherMuseum: 'ok', make: async (fx) => { await fx.request(fx.A, { notes: 'Nurmuseuma' }); return { url: '/console/requests' }; }, leak: async () => 'Nurmuseuma' },
   { method: 'POST', route: '/console/requests/:id/accept', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/accept` }) },
   { method: 'POST', route: '/console/requests/:id/decline', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/decline`, form: { reason: 'Fully booked' } }) },
+  // Schedules and closures (engineer B)
+  { method: 'GET', route: '/console/schedules', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/schedules' }), leak: async (fx) => `value="${fx.A.id}" selected` },
+  { method: 'POST', route: '/console/schedules/hours', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/schedules/hours', form: { museum_id: String(fx.A.id), weekly_sunday: '10:00-18:00' } }) },
+  { method: 'POST', route: '/console/capacities', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/capacities', form: { quota_id: String(await b.quotaOfA(fx)), date: b.freshDay(), capacity: '40' } }) },
+  { method: 'POST', route: '/console/event-dates', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/event-dates', form: { event_id: String(await b.eventOfA(fx)), rrule: 'FREQ=DAILY;COUNT=2', start_date: b.freshDay(), start_time: '14:00', seats: '10' } }) },
+  { method: 'POST', route: '/console/closures/preview', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/closures/preview', form: { museum_id: String(fx.A.id), start_date: b.freshDay() } }) },
+  { method: 'POST', route: '/console/closures', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/closures', form: { museum_id: String(fx.A.id), start_date: b.freshDay(), reason: 'Sturm' } }) },
+  { method: 'POST', route: '/console/closures/:id/delete', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/closures/${await b.closureOfA(fx)}/delete` }) },
+  // Partners, tokens, webhooks (engineer B): admins only
+  { method: 'GET', route: '/console/partners', allowed: ADMINS, otherMuseum: 'ok', make: async (fx) => { await b.partnerOfA(fx); return { url: '/console/partners' }; }, leak: async () => 'Partner A ' },
+  { method: 'POST', route: '/console/partners', allowed: ADMINS, otherMuseum: 'refused', make: async (fx) => ({ url: '/console/partners', form: { name: 'Neu', class: 'reseller', museum_ids: String(fx.A.id) } }) },
+  { method: 'GET', route: '/console/partners/:id', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/partners/${(await b.partnerOfA(fx)).accountId}` }) },
+  { method: 'POST', route: '/console/tokens/:id/rotate', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/rotate` }) },
+  { method: 'POST', route: '/console/tokens/:id/revoke', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/revoke` }) },
+  { method: 'POST', route: '/console/partners/:id/webhooks', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/partners/${(await b.partnerOfA(fx)).accountId}/webhooks`, form: { url: 'https://93.184.216.34/h', events: 'order.created' } }) },
+  { method: 'GET', route: '/console/partners/:id/webhooks/:wid', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}` }; } },
+  { method: 'POST', route: '/console/partners/:id/webhooks/:wid/delete', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}/delete` }; } },
+  { method: 'POST', route: '/console/partners/:id/webhooks/:wid/test', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}/test` }; } },
+  {
+    method: 'POST', route: '/console/partners/:id/webhooks/:wid/deliveries/:did/retry', allowed: ADMINS, otherMuseum: 'notfound',
+    make: async (fx) => { const d = await b.deliveryOfA(fx); return { url: `/console/partners/${d.accountId}/webhooks/${d.hookId}/deliveries/${d.deliveryId}/retry` }; },
+  },
+  // Reports and the audit log (engineer B)
+  { method: 'GET', route: '/console/reports', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports?from=${fx.day}&to=${fx.day}` }), leak: async (fx) => `value="${fx.A.id}"` },
+  { method: 'GET', route: '/console/reports/sales.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/sales.csv' }) },
+  { method: 'GET', route: '/console/reports/visitors.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/visitors.csv' }) },
+  { method: 'GET', route: '/console/audit', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/audit' }) },
 ];
 
 /** Sign-out routes: allowed to every role; run after the others since they end the session. */
