@@ -1,10 +1,11 @@
-// The day sheet's figures against known data: a finalized order is "sold", a reservation and a
+// The day sheet's figures against known data (ticket slots and event dates): a finalized order is "sold", a reservation and a
 // pending order are "held", a valid entry scan is "checked in", left = capacity − sold − held
 // (as the availability API says); a closure turns the day into "closed" with its reason. Another
 // museum's staff see none of it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import * as f from '../helpers/factories.ts';
 import { consoleFixture, type ConsoleFixture } from './fixture.ts';
 import { signIn } from './support.ts';
 
@@ -42,6 +43,14 @@ test('sold, held, left and checked in per slot; a closure shows', async () => {
   const otherPage = await other.get(`/console/day?date=${fx.day}`);
   assert.deepEqual(row(otherPage.body, '11:00'), ['50', '0', '0', '50', '0'], 'museum B only');
   assert.equal((otherPage.body.match(/<caption>/g) ?? []).length, 1);
+
+  // An event date at 14:00: 20 seats, 2 sold, 1 pending.
+  const ev = await f.event(fx.t.database.db, { museumId: fx.A.id, title: { de: 'Kuratorenführung', en: 'Curator tour' } });
+  const date = await f.eventDate(fx.t.database.db, { eventId: ev.id, startAt: new Date(fx.at(840)), seatsMax: 20 });
+  assert.equal((await post('/api/v4/orders', { finalize: true, items: [{ type: 'Event', attributes: { id: date.id, quantity: 2 } }] })).statusCode, 201);
+  assert.equal((await post('/api/v4/orders', { items: [{ type: 'Event', attributes: { id: date.id, quantity: 1 } }] })).statusCode, 201);
+  const withEvent = await b.get(`/console/day?date=${fx.day}`);
+  assert.match(withEvent.body, /<th scope="row">14:00 Curator tour<\/th><td class="num">20<\/td><td class="num">2<\/td><td class="num">1<\/td><td class="num">0<\/td>/);
 
   const admin = await fx.t.token({ class: 'user' });
   const closed = await post('/api/v4/closures', { closure: { museum_id: fx.A.id, start_date: fx.day, reason: 'Sturmwarnung' } }, admin);

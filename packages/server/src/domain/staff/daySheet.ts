@@ -12,11 +12,12 @@ import { inMuseumScope } from '../principal.ts';
 import { listClosures } from '../schedules/readClosures.ts';
 import type { ClosureView } from '../schedules/closureView.ts';
 import { addDays, startOfLocalDay } from '../time.ts';
+import { dayEvents, type DayEvent } from './dayEvents.ts';
 import { museumTitles, translated } from './labels.ts';
 
 export interface DaySlot { start: Date; capacity: number; left: number | null; sold: number; held: number | null; checkedIn: number }
 export interface DayPool { quotaId: number; tickets: string[]; slots: DaySlot[] }
-export interface DayMuseum { id: number; title: string; zone: string; hours: OpeningHoursAnswer; closures: ClosureView[]; pools: DayPool[] }
+export interface DayMuseum { id: number; title: string; zone: string; hours: OpeningHoursAnswer; closures: ClosureView[]; pools: DayPool[]; events: DayEvent[] }
 
 type Count = { ticket_id: number; start_at: Date; n: number };
 
@@ -62,11 +63,12 @@ export async function daySheet(ctx: Ctx, input: { date?: string; locale: string 
       });
       pools.push({ quotaId: g.quotaId, tickets: g.tickets.map((tid) => translated(own.find((t) => t.id === tid)?.title ?? null, input.locale)).filter(Boolean), slots });
     }
-    const [hours, closures] = await Promise.all([
+    const [hours, closures, events] = await Promise.all([
       getOpeningHours(ctx, { id, date }),
       listClosures(ctx, { by_museum_ids: [id], from: date, to: date, per_page: 100 }),
+      dayEvents(ctx, id, from, to, input.locale),
     ]);
-    out.push({ id, title: m.title, zone: m.zone, hours, closures: closures.items, pools });
+    out.push({ id, title: m.title, zone: m.zone, hours, closures: closures.items, pools, events });
   }
   return { date, museums: out };
 }
