@@ -1,0 +1,140 @@
+// The back office of the staff console in a real headless Chromium (Debian's /usr/bin/chromium
+// through playwright-core), under the console's strict CSP: a manager closes a day after the
+// affected-orders preview and sees the day sheet change; opens the reports and downloads the CSV
+// (bytes checked as German Excel needs them); an admin opens partners, a partner, and the audit
+// log. axe-core finds no serious or critical violation on any of these pages. Screenshots go to
+// docs/screenshots/console-*.png only with ATRIUM_UPDATE_SCREENSHOTS=1. Skipped with a message
+// when Chromium is missing.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { localDateOf } from '../../src/domain/time.ts';
+import { serverRoot } from '../cli/cli.ts';
+import { partnerOfA } from '../console/backoffice.ts';
+import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
+import { PASSWORD } from '../console/support.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const shot = (name: string) =>
+  process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/screenshots', `console-${name}.png`) : path.join(tmpdir(), `atrium-console-${name}.png`);
+
+let fx: ConsoleFixture;
+let base = '';
+before(async () => {
+  fx = await consoleFixture();
+  fx.t.clock.now = () => new Date();
+  base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+after(() => fx.t.close());
+
+async function noSeriousViolations(page: Page, what: string) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${what}`);
+}
+
+async function signedIn(browser: Browser, email: string, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin', acceptDownloads: true });
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('response', (r) => r.status() >= 500 && problems.push(`${r.status()} ${r.url()}`));
+  await page.goto(`${base}/console/login?lang=en`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/day$/);
+  return page;
+}
+
+test('back office in Chromium: close a day with the preview, reports and CSV, partners, audit; axe', async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
+    return;
+  }
+  const order = await fx.order(fx.A, { surname: 'Sturmfest', quantity: 2 });
+  await partnerOfA(fx);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const problems: string[] = [];
+  try {
+    const page = await signedIn(browser, fx.staff.manager, problems);
+    await page.goto(`${base}/console/day?date=${fx.day}`);
+    assert.equal(await page.getByText('Closed: Sturmwarnung').count(), 0);
+
+    // Close the day: the preview names the order, then confirm with cancellation.
+    await page.getByRole('link', { name: 'Schedules' }).click();
+    await noSeriousViolations(page, 'schedules');
+    await page.screenshot({ path: shot('schedules'), fullPage: true });
+    await page.locator('#c-start').fill(fx.day);
+    await page.locator('#c-reason').fill('Sturmwarnung');
+    await page.getByRole('button', { name: 'Show affected orders' }).click();
+    await page.getByText('1 order(s) with 2 visitor(s) fall in this period.').waitFor();
+    assert.ok(await page.getByRole('link', { name: `Order ${order.id}` }).isVisible());
+    await noSeriousViolations(page, 'closure preview');
+    await page.screenshot({ path: shot('closure-preview'), fullPage: true });
+    await page.getByLabel(/Cancel the affected items/).check();
+    await page.getByRole('button', { name: 'Create closure' }).click();
+    await page.getByText('The closure has been created and the affected items cancelled.').waitFor();
+    const items = (await fx.t.database.db.execute<{ status: string }>(sql`select status from order_items where order_id = ${order.id}`)).rows;
+    assert.deepEqual(items.map((i) => i.status), ['cancelled']);
+
+    // The day sheet now shows the museum closed, with the reason.
+    await page.goto(`${base}/console/day?date=${fx.day}`);
+    await page.getByText('Closed: Sturmwarnung').first().waitFor();
+
+    // Reports for today, and the CSV download.
+    const today = localDateOf(new Date(), 'Europe/Berlin');
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.locator('#from').fill(today);
+    await page.locator('#to').fill(today);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: 'Sales' }).waitFor();
+    await noSeriousViolations(page, 'reports');
+    await page.screenshot({ path: shot('reports'), fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download sales as CSV' }).click()]);
+    assert.equal(download.suggestedFilename(), `sales-day-${today}-${today}.csv`);
+    const bytes = readFileSync((await download.path())!);
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString('utf8').slice(1).split('\r\n');
+    assert.equal(lines[0], '"Day";"VAT rate %";"Quantity";"Net";"VAT";"Gross"');
+    assert.ok(lines.some((l) => l.startsWith(`"${today}";`)), lines.join('|'));
+
+    // An admin: partners, a partner's page, the audit log with the closure.
+    const admin = await signedIn(browser, fx.staff.admin, problems);
+    await admin.getByRole('link', { name: 'Partners' }).click();
+    await noSeriousViolations(admin, 'partners');
+    await admin.screenshot({ path: shot('partners'), fullPage: true });
+    await admin.getByRole('link', { name: /^Partner A / }).first().click();
+    await admin.getByRole('heading', { name: 'Tokens' }).waitFor();
+    await noSeriousViolations(admin, 'partner');
+    // A webhook: its secret shown once, then its deliveries page.
+    await admin.locator('#w-url').fill('https://93.184.216.34/hook');
+    await admin.getByLabel('order.created').check();
+    await admin.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = await admin.locator('#secret').inputValue();
+    assert.match(secret, /^whsec_/);
+    await noSeriousViolations(admin, 'secret shown once');
+    await admin.getByRole('link', { name: 'Saved – continue' }).click();
+    assert.equal(await admin.getByText(secret).count(), 0, 'the secret is not shown again');
+    await admin.getByRole('link', { name: 'https://93.184.216.34/hook' }).click();
+    await admin.getByRole('button', { name: 'Send a test event' }).click();
+    await admin.getByText('webhook.test').first().waitFor();
+    await noSeriousViolations(admin, 'webhook deliveries');
+    await admin.getByRole('link', { name: 'Audit log' }).click();
+    await admin.getByText('closure.create').first().waitFor();
+    await noSeriousViolations(admin, 'audit log');
+    await admin.screenshot({ path: shot('audit'), fullPage: true });
+    assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
+  } finally {
+    await browser.close();
+  }
+});
