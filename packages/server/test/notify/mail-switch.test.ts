@@ -68,7 +68,7 @@ describe('mail switch', () => {
     assert.equal(on.code, 0, on.stderr);
     assert.equal(on.stdout.trim(), `account ${staffAccount}: visitor mail on`);
     await request('on@example.org');
-    await waitFor('mail sent', async () => (await mailsTo('on@example.org'))[0]?.status === 'sent', 60_000);
+    await waitFor('mail sent', async () => (await mailsTo('on@example.org'))[0]?.status === 'sent', 120_000);
     assert.equal((await emlFiles()).length, 1);
     assert.deepEqual(await mailsTo('off@example.org'), [], 'turning it on does not send what was skipped');
 
