@@ -79,16 +79,18 @@ interface VisualRun { text: string; rtl: boolean }
 
 /** The line's level runs left to right, in logical order inside each, brackets mirrored. */
 export function visualRuns(line: string, paragraph: Direction): VisualRun[] {
-  const base = paragraph === 'rtl' ? 1 : 0;
-  const levels = bidi.getEmbeddingLevels(line, paragraph).levels.slice();
-  // L1: whitespace and controls at the end of the line go back to the paragraph level.
-  for (let i = line.length - 1; i >= 0 && TRAILING.has(bidi.getBidiCharTypeName(line[i]!)); i--) levels[i] = base;
+  const { levels } = bidi.getEmbeddingLevels(line, paragraph);
+  // L1 puts whitespace at the end of a line (pdfkit leaves the one it broke at) at the paragraph
+  // level: on a right-to-left line, at the left end, where it would indent the line. It is
+  // invisible, so it is not drawn at all (right-aligned text is placed without it, too).
+  let end = line.length;
+  while (end > 0 && TRAILING.has(bidi.getBidiCharTypeName(line[end - 1]!))) end--;
   const runs: Array<VisualRun & { level: number }> = [];
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < end; ) {
     const level = levels[i]!;
     let j = i;
     let text = '';
-    for (; j < line.length && levels[j] === level; j++) {
+    for (; j < end && levels[j] === level; j++) {
       const ch = line[j]!;
       if (CONTROLS.test(ch)) continue; // steered the levels; not drawn
       text += level & 1 ? (bidi.getMirroredCharacter(ch) ?? ch) : ch;
@@ -98,7 +100,7 @@ export function visualRuns(line: string, paragraph: Direction): VisualRun[] {
   }
   // L2: from the highest level down to the lowest odd one, reverse every stretch of runs at that
   // level or higher. Glyphs inside a right-to-left run are reversed by fontkit, not here.
-  const max = Math.max(base, ...runs.map((r) => r.level));
+  const max = Math.max(0, ...runs.map((r) => r.level));
   const minOdd = Math.min(...runs.map((r) => r.level | 1));
   for (let lvl = max; lvl >= minOdd; lvl--) {
     for (let i = 0; i < runs.length; i++) {

@@ -110,6 +110,9 @@ export function fontName(role: FontRole): string {
 /** Whether documents embed a Unicode font (else text is reduced to WinAnsi). */
 export const hasUnicodeFont = () => unicodeFonts() !== null;
 
+/** The parsed font of a role as fontkit reads it, without the bidi wrapper (tests compare with it). */
+export const rawUnicodeFont = (role: FontRole): fontkit.Font | null => unicodeFonts()?.fonts[role] ?? null;
+
 export function addPage(doc: Doc): void {
   doc.addPage({ size: 'A4', margin: MARGIN });
 }
@@ -136,11 +139,7 @@ export function printable(text: string): string {
       const cp = ch.codePointAt(0)!;
       if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp <= 0xdfff)) continue;
       if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
-      if (isBidiControl(ch)) {
-        out += ch;
-        continue;
-      }
-      out += u.covers(cp) ? ch : '?';
+      out += u.covers(cp) || isBidiControl(ch) ? ch : '?';
     }
     return out;
   }
