@@ -80,3 +80,16 @@ test('the purge removes sessions ended a day ago and attempts outside the window
   assert.equal(await n('staff_sessions'), 0);
   assert.equal(await n('staff_login_attempts'), 0);
 });
+
+test('after sign-in the page asked for opens; never another site', async () => {
+  const u = await staffUser(t, 'viewer');
+  for (const [next, expected] of [['/console/orders?q=abc', '/console/orders?q=abc'], ['https://evil.example/', '/console/day'], ['//evil.example/console/', '/console/day']] as const) {
+    const b = anonymousBrowser(t);
+    const page = await b.get(`/console/login?next=${encodeURIComponent(next)}`);
+    const action = /<form method="post" action="([^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const res = await b.post(action, { email: u.email, password: PASSWORD }, { csrf });
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, expected, next);
+  }
+});

@@ -24,7 +24,8 @@ export const authPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app) 
   consoleRoute(app, { method: 'GET', url: '/login', action: 'public' }, async (req, reply) => {
     if (req.session) return seeOther(reply, '/console/day');
     const t = translator(req.consoleLocale);
-    return renderPage(req, reply, 'login', { title: t('login.title'), preCsrf: preLoginToken(req, reply) });
+    const next = field(req.query, 'next', 300);
+    return renderPage(req, reply, 'login', { title: t('login.title'), preCsrf: preLoginToken(req, reply), next: next ? safeNext(next) : '' });
   });
 
   consoleRoute(app, { method: 'POST', url: '/login', action: 'public' }, async (req, reply) => {
@@ -37,13 +38,13 @@ export const authPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app) 
       const user = await authenticate(deps, { email, password: field(body, 'password', 256), address: req.ip });
       const s = await createSession(deps, user.id);
       setSessionCookie(req, reply, s.id, SESSION_ABSOLUTE_MS / 1000);
-      const q = req.query as Record<string, unknown>;
-      return seeOther(reply, safeNext(typeof q.next === 'string' ? q.next : ''));
+      return seeOther(reply, safeNext(field(req.query, 'next', 300)));
     } catch (err) {
       if (!(err instanceof DomainError) || (err.code !== 'UNAUTHORIZED' && err.code !== 'RATE_LIMITED')) throw err;
       const throttled = err.code === 'RATE_LIMITED';
       if (throttled) reply.header('retry-after', String(err.retryAfter ?? 900));
-      return renderPage(req, reply, 'login', { title: t('login.title'), preCsrf: preLoginToken(req, reply), email, error: t(throttled ? 'login.throttled' : 'login.failed') }, throttled ? 429 : 401);
+      const next = field(req.query, 'next', 300);
+      return renderPage(req, reply, 'login', { title: t('login.title'), preCsrf: preLoginToken(req, reply), next: next ? safeNext(next) : '', email, error: t(throttled ? 'login.throttled' : 'login.failed') }, throttled ? 429 : 401);
     }
   });
 
