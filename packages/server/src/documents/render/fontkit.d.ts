@@ -1,6 +1,11 @@
 // fontkit (pdfkit's font engine) ships no type declarations; pdf.ts asks a font whether it has a
-// glyph and hands the parsed font to pdfkit, bidi.ts lays out runs with an explicit direction.
+// glyph and hands the parsed font to pdfkit, bidi.ts lays out runs with an explicit direction,
+// tests compare glyph outlines.
 declare module 'fontkit' {
+  export interface Glyph {
+    id: number;
+    path: { toSVG(): string };
+  }
   export interface GlyphRun {
     glyphs: unknown[];
     positions: Array<{ xAdvance: number }>;
@@ -11,7 +16,8 @@ declare module 'fontkit' {
     /** Direction defaults to that of the script of the first letter (and reverses RTL runs). */
     layout(text: string, features?: unknown, script?: string, language?: string, direction?: 'ltr' | 'rtl'): GlyphRun;
     readonly characterSet: number[];
-    glyphForCodePoint(codePoint: number): unknown;
+    glyphForCodePoint(codePoint: number): Glyph;
+    getGlyph(id: number): Glyph;
   }
   export function create(buffer: Buffer): Font;
 }
