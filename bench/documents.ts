@@ -83,10 +83,20 @@ const round = (x: number) => Math.round(x * 100) / 100;
 const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 
 const one = () => ({ ...tickets(), admissions: tickets().admissions.slice(0, 1) });
+// Hebrew, Arabic and mixed names go through the bidi algorithm (src/documents/render/bidi.ts);
+// the Latin ones above skip it. Same documents otherwise, so the ratio is the algorithm's cost.
+const RTL_NAMES = [['שרה', 'כהן'], ['محمد', 'علي'], ['Dr. محمد', 'علي (VIP)'], ['ACME', 'בע"מ 2024']] as const;
+const rtlTickets = (): TicketsPdfInput => {
+  const t = tickets();
+  return { ...t, admissions: t.admissions.map((a, i) => ({ ...a, attendee: { name: RTL_NAMES[i % 4]![0], surname: RTL_NAMES[i % 4]![1] } })) };
+};
+const rtlInvoice: IssuedInvoice = { ...invoice, buyer: { ...invoice.buyer!, name: 'محمد علي (VIP)', institution: 'ACME בע"מ 2024' } };
 const rows = [
   await measure('ticket PDF, 1 admission', () => renderTicketsPdf(one())),
   await measure('tickets PDF, 10 admissions', () => renderTicketsPdf(tickets())),
+  await measure('tickets PDF, 10 admissions, right-to-left names', () => renderTicketsPdf(rtlTickets())),
   await measure('invoice PDF, 3 lines', () => renderInvoicePdf(invoice)),
+  await measure('invoice PDF, 3 lines, right-to-left buyer', () => renderInvoicePdf(rtlInvoice)),
   await measure('e-invoice XML (CII)', () => renderEInvoiceXml(invoice)),
 ];
 // The order's whole set: what one finalize costs the document job (sequential, one core).
@@ -102,6 +112,10 @@ for (const r of rows) {
     `${r.name}  (${r.bytes} B)  ${(1000 / r.meanMs).toFixed(0)}/s wall, ${(1000 / r.cpuMeanMs).toFixed(0)}/s per core (goal ≥ ${GOAL_PER_SECOND}/s)\n  wall  mean ${f(r.meanMs)} ms  p50 ${f(r.p50Ms)}  p99 ${f(r.p99Ms)}  max ${f(r.maxMs)}   mean/goal ${(r.meanMs / GOAL_MS).toFixed(2)}  p99/goal ${(r.p99Ms / GOAL_MS).toFixed(2)}\n` +
       `  cpu   mean ${f(r.cpuMeanMs)} ms  p99 ${f(r.cpuP99Ms)}   mean/goal ${(r.cpuMeanMs / GOAL_MS).toFixed(2)}\n`,
   );
+}
+const row = (name: string) => rows.find((r) => r.name === name)!;
+for (const [rtl, ltr] of [['tickets PDF, 10 admissions, right-to-left names', 'tickets PDF, 10 admissions'], ['invoice PDF, 3 lines, right-to-left buyer', 'invoice PDF, 3 lines']] as const) {
+  process.stdout.write(`${rtl} / Latin: cpu mean ${(row(rtl).cpuMeanMs / row(ltr).cpuMeanMs).toFixed(2)}×\n`);
 }
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(
