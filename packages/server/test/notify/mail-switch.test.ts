@@ -68,7 +68,12 @@ describe('mail switch', () => {
     assert.equal(on.code, 0, on.stderr);
     assert.equal(on.stdout.trim(), `account ${staffAccount}: visitor mail on`);
     await request('on@example.org');
-    await waitFor('mail sent', async () => (await mailsTo('on@example.org'))[0]?.status === 'sent', 120_000);
+    await waitFor('mail sent', async () => (await mailsTo('on@example.org'))[0]?.status === 'sent', 120_000).catch(async (err) => {
+      // What the mail is waiting for, in the failure message.
+      const mails = await db.execute(sql`select kind, recipient, status, attempt_count, last_error from mail_messages`);
+      const jobs = await db.execute(sql`select task_identifier, attempts, run_at, locked_at, last_error from graphile_worker.jobs`);
+      throw new Error(`${(err as Error).message}; mails: ${JSON.stringify(mails.rows)}; jobs: ${JSON.stringify(jobs.rows)}`);
+    });
     assert.equal((await emlFiles()).length, 1);
     assert.deepEqual(await mailsTo('off@example.org'), [], 'turning it on does not send what was skipped');
 

@@ -24,7 +24,14 @@ after(async () => {
 });
 const db = t.database.db;
 // Generous but bounded: the machine running the suite may be busy.
-const waitFor = <T>(what: string, check: () => Promise<T>) => waitLong(what, check, 90_000);
+const waitFor = <T>(what: string, check: () => Promise<T>) =>
+  waitLong(what, check, 90_000).catch(async (err) => {
+    // What the deliveries are waiting for, in the failure message.
+    const pending = await db.execute(sql`select count(*)::int n from outbox_events where dispatch_pending`);
+    const deliveries = await db.execute(sql`select id, endpoint_id, status, attempt_count, sending_until from webhook_deliveries order by id`);
+    const jobs = await db.execute(sql`select task_identifier, attempts, run_at, locked_at, last_error from graphile_worker.jobs order by id`);
+    throw new Error(`${(err as Error).message}; events pending: ${JSON.stringify(pending.rows)}; deliveries: ${JSON.stringify(deliveries.rows)}; jobs: ${JSON.stringify(jobs.rows).slice(0, 3000)}`);
+  });
 let c: Catalogue;
 const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
   t.request({ method, url: `/api/v4${url}`, token, ...(payload ? { payload } : {}) });
