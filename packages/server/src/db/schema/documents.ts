@@ -58,6 +58,8 @@ export const documents = pgTable(
     // One generated document of each kind per order: enqueuing twice can never make two.
     uniqueIndex('documents_order_kind').on(t.orderId, t.kind).where(sql`${t.kind} in ('ticket', 'invoice', 'confirmation')`),
     uniqueIndex('documents_e_invoice_source').on(t.sourceDocumentId).where(sql`${t.kind} = 'e_invoice'`),
+    // An order's documents (migration 0023): the partial unique index above cannot serve order_id = $1.
+    index('documents_order').on(t.orderId),
     index('documents_request').on(t.requestId),
     index('documents_account').on(t.accountId),
     index('documents_purge').on(t.availableUntil).where(sql`${t.purgedAt} is null`),
