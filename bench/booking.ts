@@ -5,7 +5,8 @@
 //   BENCH_SECONDS=8 (per scenario)
 //   BENCH_OUTBOX=0 skips the outbox comparison; BENCH_OUTBOX_WORKER=1 adds the pair with the worker
 //   delivering in the server (see "Outbox cost" below)
-// Prints req/s, p50/p99 (ms), server RSS and the ratio to the baseline; writes bench/results/booking.json.
+// Prints req/s, p50/p99 (ms), server RSS and the ratio to the baseline, and for the outbox pair the
+// CPU per order (PostgreSQL backends + server, bench/lib/cpu.ts); writes bench/results/booking.json.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,7 @@ import { addDays } from '../packages/server/src/domain/time.ts';
 import { last4, newSecret, sealSecret } from '../packages/server/src/notify/webhooks/secrets.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
+import { cpuPerRequest, type CpuPerRequest } from './lib/cpu.ts';
 import { load, paired, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { startAtrium, startBaseline } from './lib/servers.ts';
 
@@ -100,6 +102,7 @@ const outbox = async (on: boolean) => {
   }
 };
 let delivered = 0;
+const cpu: Array<CpuPerRequest & { name: string }> = [];
 const receiver = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => (delivered++, res.writeHead(204).end()));
@@ -121,6 +124,10 @@ if (process.env.BENCH_OUTBOX !== '0' && (!only || ['spread', 'outbox'].some((k) 
     const before = await events();
     await scenario(name, on ? 'outbox cost < 10 % (ratio vs the run without)' : 'the run without the outbox', spread(atrium.base), bare);
     process.stdout.write(`    outbox rows written: ${(await events()) - before}\n`);
+    // The same load once more, atrium alone, for the CPU an order costs: robust to the machine's load.
+    const c = await cpuPerRequest(orm, atrium.pid, () => load(spread(atrium.base)));
+    cpu.push({ name, ...c });
+    process.stdout.write(`    CPU per order: PostgreSQL ${c.pgMs} ms, server ${c.serverMs} ms (${c.ok} orders)\n`);
   };
   // Alternating rounds: the machine's other load drifts, and each side sees both halves of it.
   const rounds = Number(process.env.BENCH_OUTBOX_ROUNDS ?? 2);
@@ -165,10 +172,19 @@ for (const [off, on] of [['outbox off', 'outbox on'], ['worker on, outbox off', 
   const b = rel(on!);
   if (a && b) process.stdout.write(`outbox cost (${on}): ${((1 - b / a) * 100).toFixed(1)} % of the orders/s (ratio to baseline ${a.toFixed(2)} → ${b.toFixed(2)}); target < 10 %\n`);
 }
+const cpuOf = (name: string) => {
+  const cs = cpu.filter((c) => c.name.startsWith(name));
+  return cs.length ? cs.reduce((sum, c) => sum + c.pgMs + c.serverMs, 0) / cs.length : undefined;
+};
+for (const [off, on] of [['outbox off', 'outbox on'], ['worker on, outbox off', 'worker on, outbox on']]) {
+  const a = cpuOf(off!);
+  const b = cpuOf(on!);
+  if (a && b) process.stdout.write(`outbox CPU (${on}): ${a.toFixed(2)} → ${b.toFixed(2)} ms per order (PostgreSQL + server), +${((b / a - 1) * 100).toFixed(1)} %\n`);
+}
 process.stdout.write(`server peak RSS ${peak} MB\n`);
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(here, 'results', 'booking.json'),
-  JSON.stringify({ at: new Date().toISOString(), where: db.where, seconds: SECONDS, peakRssMb: peak, rows }, null, 2) + '\n',
+  JSON.stringify({ at: new Date().toISOString(), where: db.where, seconds: SECONDS, peakRssMb: peak, rows, cpu }, null, 2) + '\n',
 );
 await db.dispose();

@@ -1,0 +1,43 @@
+// CPU time a load costs, per successful request: PostgreSQL backends of the bench database plus the
+// server process, read from /proc before and after. On a machine shared with other work req/s
+// swing with the neighbours' load; the CPU one request takes moves far less.
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../packages/server/src/db/client.ts';
+import type { LoadResult } from './load.ts';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime
+  } catch {
+    return 0; // ended meanwhile
+  }
+}
+
+async function backends(db: Database['db']): Promise<number[]> {
+  const r = await db.execute<{ pid: number }>(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+  return r.rows.map((x) => x.pid);
+}
+
+export interface CpuPerRequest {
+  pgMs: number;
+  serverMs: number;
+  ok: number;
+}
+
+/** Runs `run` and divides the CPU the database's backends and `serverPid` spent by its 2xx count. */
+export async function cpuPerRequest(db: Database['db'], serverPid: number, run: () => Promise<LoadResult>): Promise<CpuPerRequest> {
+  const before = new Map((await backends(db)).map((p) => [p, cpuMs(p)]));
+  const server0 = cpuMs(serverPid);
+  const r = await run();
+  const server1 = cpuMs(serverPid);
+  let pg = 0;
+  // A backend that connected during the run counts from zero: all its CPU is the run's.
+  for (const p of new Set([...before.keys(), ...(await backends(db))])) pg += cpuMs(p) - (before.get(p) ?? 0);
+  const ok = Math.max(1, r.ok);
+  return { pgMs: Number((pg / ok).toFixed(3)), serverMs: Number(((server1 - server0) / ok).toFixed(3)), ok: r.ok };
+}
