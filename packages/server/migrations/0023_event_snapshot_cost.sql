@@ -29,24 +29,32 @@ BEGIN
         FROM documents d WHERE d.order_id = o.id), '[]'::jsonb))
   FROM orders o WHERE o.id = p_id);
 END $$;--> statement-breakpoint
--- 2. One snapshot per order and transaction. An order created finalized records two events in one
--- transaction (order.created, order.finalized); both were snapshotted at the same COMMIT, so both
--- read the same rows: the first trigger to fire now takes the snapshot once and writes it to every
--- event of that order still without one from seq NEW.seq on, and the second finds its row done.
--- Rows of other transactions are not touched: committed ones got their snapshot at their own
--- COMMIT, and uncommitted ones are not visible.
-CREATE OR REPLACE FUNCTION events_snapshot() RETURNS trigger LANGUAGE plpgsql AS $$
+-- 2. New orders' events are written at COMMIT, with their snapshot, instead of written at INSERT and
+-- updated at COMMIT. orders_events (migration 0017) fired at the INSERT into orders, before
+-- order_place wrote the items, barcodes and documents, so migration 0022 had to come back at
+-- COMMIT and UPDATE each event row (a second row version and four index entries per event), and
+-- took the same snapshot twice for an order created finalized. Deferred, the trigger runs when the
+-- order is complete: one snapshot per order, written by the INSERTs themselves, so
+-- outbox_events_snapshot (WHEN snapshot IS NULL) does not fire for them. It still covers the
+-- events recorded on existing orders (finalize, cancel, expiry).
+-- Order of events: seq is now drawn at COMMIT for order.created/order.finalized. No writer records
+-- another event of an order in the transaction that creates it (orders are created by order_place
+-- alone, src/domain/orders/createOrder.ts), so an order's events keep their order.
+CREATE OR REPLACE FUNCTION events_order_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  s jsonb;
+  s jsonb := order_snapshot(NEW.id);
 BEGIN
-  IF EXISTS (SELECT 1 FROM outbox_events WHERE id = NEW.id AND snapshot IS NOT NULL) THEN
-    RETURN NULL;
+  INSERT INTO outbox_events (type, account_id, museum_ids, subject_type, subject_id, created_at, snapshot)
+    VALUES ('order.created', NEW.account_id, NEW.museum_ids, 'order', NEW.id, NEW.created_at, s);
+  IF NEW.status = 'finalized' THEN
+    INSERT INTO outbox_events (type, account_id, museum_ids, subject_type, subject_id, created_at, snapshot)
+      VALUES ('order.finalized', NEW.account_id, NEW.museum_ids, 'order', NEW.id, NEW.created_at, s);
   END IF;
-  s := order_snapshot(NEW.subject_id);
-  UPDATE outbox_events SET snapshot = s
-   WHERE subject_type = 'order' AND subject_id = NEW.subject_id AND seq >= NEW.seq AND snapshot IS NULL;
   RETURN NULL;
 END $$;--> statement-breakpoint
+DROP TRIGGER "orders_events" ON "orders";--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER "orders_events" AFTER INSERT ON "orders" DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION events_order_inserted();--> statement-breakpoint
 -- 3. The only index on documents.order_id was the partial unique one of migration 0018 (ticket,
 -- invoice and confirmation only), which a plain `order_id = $1` cannot use: every snapshot scanned
 -- the whole documents table, more with every order sold. GET /orders' document loader
