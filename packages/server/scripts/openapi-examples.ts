@@ -71,7 +71,7 @@ function main(dir: string): void {
           entry.responses[status] = pick.value;
           const body = op.requestBody?.content?.['application/json'];
           if (body && pick.r.requestBody && pick.r.status < 300) {
-            const sent = variants(pick.r.requestBody).find((v) => valid(`/paths/${escape(p)}/${method}/requestBody/content/application~1json/schema`, v));
+            const sent = variants(pick.r.requestBody).filter(plainKeys).find((v) => valid(`/paths/${escape(p)}/${method}/requestBody/content/application~1json/schema`, v));
             if (sent !== undefined) entry.request = sent;
           }
         }
@@ -81,6 +81,7 @@ function main(dir: string): void {
         const sent = mine
           .filter((r) => r.requestBody !== undefined && r.status >= 200 && r.status < 300)
           .flatMap((r) => variants(r.requestBody!))
+          .filter(plainKeys)
           .find((v) => valid(pointer, v));
         const value = sent ?? old[id]?.request;
         if (value !== undefined) entry.request = value;
@@ -92,6 +93,17 @@ function main(dir: string): void {
   fs.writeFileSync(EXAMPLES_FILE, JSON.stringify(sorted, null, 2) + '\n');
   const missing = Object.values<Obj>(doc.paths).flatMap((i) => Object.values<Obj>(i)).filter((op) => op?.operationId && !out[op.operationId]);
   console.log(`${Object.keys(out).length} operations with examples; without: ${missing.map((op) => op.operationId).join(', ') || 'none'}`);
+}
+
+/**
+ * The contract fuzzer sends bodies with random extra keys that the server ignores and Ajv lets
+ * through where a schema combines `anyOf` with `unevaluatedProperties`; Redocly does not. An
+ * example shows what a partner sends, so keys must be plain names.
+ */
+function plainKeys(v: unknown): boolean {
+  if (Array.isArray(v)) return v.every(plainKeys);
+  if (v === null || typeof v !== 'object') return true;
+  return Object.entries(v).every(([k, x]) => /^[A-Za-z0-9_]+$/.test(k) && plainKeys(x));
 }
 
 /** A recorded body as an example: lists shortened, or whole where a schema fixes their length. */
