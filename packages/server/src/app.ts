@@ -147,7 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
   await app.register(entryRootRoutes);
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
-  await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
+  if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;

@@ -53,6 +53,8 @@ export interface Config {
   /** Requests per minute per public-token account; 0 = off. */
   publicRateLimit: number;
   metrics: boolean;
+  /** Serve the staff console under /console (ATRIUM_CONSOLE); off for API-only nodes. */
+  console: boolean;
   corsOrigins: string[];
   /** Send Strict-Transport-Security (only behind TLS). */
   hsts: boolean;
@@ -216,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     userRateLimit: int(env, 'ATRIUM_USER_RATE_LIMIT', 3000, 0, 1_000_000),
     publicRateLimit: int(env, 'ATRIUM_PUBLIC_RATE_LIMIT', 1200, 0, 1_000_000),
     metrics: bool(env, 'ATRIUM_METRICS', true),
+    console: bool(env, 'ATRIUM_CONSOLE', true),
     corsOrigins: corsOrigins(env),
     hsts: bool(env, 'ATRIUM_HSTS', false),
     trustProxy: bool(env, 'ATRIUM_TRUST_PROXY', false),

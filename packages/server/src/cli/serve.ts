@@ -116,7 +116,7 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
     if (config.demo && (await seedDemoIfEmpty(database, config))) {
       process.stdout.write('atrium: the database was empty, loaded the demo catalogue (atrium seed --demo)\n');
     }
-    consoleLines = await consoleStartup(database, config);
+    if (config.console) consoleLines = await consoleStartup(database, config);
     // The caches' LISTEN connection closes with the app (onClose).
     const caches = await startCaches(located.url, config, lazyLog(() => app));
     // The job worker runs here unless ATRIUM_WORKER=false (extra web-only nodes). Route schemas
