@@ -19,7 +19,9 @@ const TARGET = 10_500;
 const t = await testApp({ env: { ATRIUM_RESELLER_RATE_LIMIT: '1000000' } });
 after(() => t.close());
 
-test('the API keeps its contract under 10,000+ generated requests', { timeout: 300_000 }, async () => {
+// 10,000+ requests take about 200 s alone on 2 busy cores, more beside other test files: the
+// cap only catches a hang, not slowness (the benchmarks measure speed).
+test('the API keeps its contract under 10,000+ generated requests', { timeout: 600_000 }, async () => {
   const pools = await seedFixtures(t);
   const { operations } = loadContract();
   assert.ok(operations.length >= 40, `operations in the document (${operations.length})`);
