@@ -31,7 +31,7 @@ import { entryRootRoutes } from './http/routes/entry/root.ts';
 import { consolePlugin } from './http/routes/console/plugin.ts';
 import { jsonBodies } from './http/json-text.ts';
 import { healthRoutes } from './http/routes/health.ts';
-import { startWorker } from './jobs/worker.ts';
+import { startWorker, workerPoolSize } from './jobs/worker.ts';
 import { capLine, safeError } from './ops/log-safety.ts';
 
 export interface AppOptions {
@@ -151,7 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;
-    const jobsDb = url ? openDatabase(url, { max: 5, applicationName: 'atrium-jobs', ...databaseTimeouts(config, 'jobs') }) : database;
+    const jobsDb = url ? openDatabase(url, { max: workerPoolSize(), applicationName: 'atrium-jobs', ...databaseTimeouts(config, 'jobs') }) : database;
     const worker = await startWorker({ database: jobsDb, config, clock, log: app.log });
     // onClose runs after the server stopped accepting and before the caller closes the pool.
     app.addHook('onClose', async () => {

@@ -94,13 +94,28 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
   };
 }
 
+/** Job slots: PDF renders and scans (default 2) plus the network-bound notify slots. */
+export function workerConcurrency(base = 2): number {
+  return base + NOTIFY_CONCURRENCY;
+}
+
+/**
+ * Connections the worker's own pool needs: one per job slot, graphile-worker's LISTEN client, and
+ * room for its job fetches and completions and the two dispatch loops. A smaller pool made jobs
+ * wait for a connection (graphile-worker warns "maxPoolSize smaller than concurrency") and, under
+ * load, stall on "timeout exceeded when trying to connect".
+ */
+export function workerPoolSize(base = 2): number {
+  return workerConcurrency(base) + 4;
+}
+
 export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   const ctx = systemCtx({ db: opts.database.db, clock: opts.clock ?? systemClock, config: opts.config });
   const runner: Runner = await run({
     pgPool: opts.database.pool,
     // Webhook deliveries and mails wait on the network, not the CPU: extra slots for them, so a
     // hanging receiver does not take the place of a PDF render (src/jobs/notifyTasks.ts).
-    concurrency: (opts.concurrency ?? 2) + NOTIFY_CONCURRENCY,
+    concurrency: workerConcurrency(opts.concurrency),
     pollInterval: opts.pollIntervalMs ?? 2000,
     noHandleSignals: true,
     // With batching (even a 0 ms window) the pool awaits the last completions and failures when
