@@ -57,14 +57,14 @@ export function withBidi(font: fontkit.Font): fontkit.Font {
   wrapped.layout = (text: string, features?: unknown) => {
     if (features === PARAGRAPH.rtl) return layoutLine(font, text, 'rtl');
     if (features === PARAGRAPH.ltr) return layoutLine(font, text, 'ltr');
-    return font.layout(text, features);
+    return font.layout(text, features as Parameters<fontkit.Font['layout']>[1]);
   };
   return wrapped;
 }
 
 /** One line: level runs in visual order, each shaped by fontkit in its own direction. */
 function layoutLine(font: fontkit.Font, line: string, paragraph: Direction): fontkit.GlyphRun {
-  const glyphs: unknown[] = [];
+  const glyphs: fontkit.GlyphRun['glyphs'] = [];
   const positions: fontkit.GlyphRun['positions'] = [];
   for (const run of visualRuns(line, paragraph)) {
     const shaped = font.layout(run.text, undefined, undefined, undefined, run.rtl ? 'rtl' : 'ltr');
@@ -72,7 +72,8 @@ function layoutLine(font: fontkit.Font, line: string, paragraph: Direction): fon
     positions.push(...shaped.positions);
   }
   // pdfkit scales the positions in place after this returns, so the width is summed on demand.
-  return { glyphs, positions, get advanceWidth() { return positions.reduce((w, p) => w + p.xAdvance, 0); } };
+  // pdfkit reads only these three fields of a run (@types/fontkit declares more).
+  return { glyphs, positions, get advanceWidth() { return positions.reduce((w, p) => w + p.xAdvance, 0); } } as fontkit.GlyphRun;
 }
 
 interface VisualRun { text: string; rtl: boolean }
