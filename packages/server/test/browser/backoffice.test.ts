@@ -6,23 +6,16 @@
 // docs/screenshots/console-*.png only with ATRIUM_UPDATE_SCREENSHOTS=1. Skipped with a message
 // when Chromium is missing.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { localDateOf } from '../../src/domain/time.ts';
-import { serverRoot } from '../cli/cli.ts';
 import { partnerOfA } from '../console/backoffice.ts';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
+import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const shot = (name: string) =>
-  process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/screenshots', `console-${name}.png`) : path.join(tmpdir(), `atrium-console-${name}.png`);
 
 let fx: ConsoleFixture;
 let base = '';
@@ -32,15 +25,6 @@ before(async () => {
   base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 after(() => fx.t.close());
-
-async function noSeriousViolations(page: Page, what: string) {
-  await page.evaluate(AXE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
-  assert.deepEqual(found, [], `axe on ${what}`);
-}
 
 async function signedIn(browser: Browser, email: string, problems: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin', acceptDownloads: true });
@@ -56,14 +40,10 @@ async function signedIn(browser: Browser, email: string, problems: string[]): Pr
 }
 
 test('back office in Chromium: close a day with the preview, reports and CSV, partners, audit; axe', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
-    return;
-  }
   const order = await fx.order(fx.A, { surname: 'Sturmfest', quantity: 2 });
   await partnerOfA(fx);
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await launchChromium(t);
+  if (!browser) return;
   const problems: string[] = [];
   try {
     const page = await signedIn(browser, fx.staff.manager, problems);

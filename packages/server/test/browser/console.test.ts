@@ -5,21 +5,13 @@
 // journeys: no serious or critical violation. Screenshots go to docs/screenshots/console-*.png
 // only with ATRIUM_UPDATE_SCREENSHOTS=1. Skipped with a message when Chromium is missing.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { serverRoot } from '../cli/cli.ts';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
+import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const shot = (name: string) =>
-  process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/screenshots', `console-${name}.png`) : path.join(tmpdir(), `atrium-console-${name}.png`);
 
 let fx: ConsoleFixture;
 let base = '';
@@ -30,25 +22,11 @@ before(async () => {
 });
 after(() => fx.t.close());
 
-/** axe-core in the page (evaluated through the DevTools protocol, which the CSP does not block). */
-async function noSeriousViolations(page: Page, what: string) {
-  await page.evaluate(AXE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
-  assert.deepEqual(found, [], `axe on ${what}`);
-}
-
 test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe on every page', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
-    return;
-  }
   const order = await fx.order(fx.A, { surname: 'Musterfrau', name: 'Erika', items: 2 });
   const requestId = await fx.request(fx.A, { surname: 'Grundschule' });
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await launchChromium(t);
+  if (!browser) return;
   try {
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
     const problems: string[] = [];

@@ -1,0 +1,36 @@
+// What the console's browser tests share: Debian's Chromium (skipped visibly when missing),
+// screenshot paths (docs/ only with ATRIUM_UPDATE_SCREENSHOTS=1) and the axe-core check.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { serverRoot } from '../cli/cli.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export const shot = (name: string) =>
+  process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/screenshots', `console-${name}.png`) : path.join(tmpdir(), `atrium-console-${name}.png`);
+
+/** Chromium, or undefined after skipping the test with a message saying what to install. */
+export async function launchChromium(t: TestContext): Promise<Browser | undefined> {
+  if (!existsSync(CHROMIUM)) {
+    t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
+    return undefined;
+  }
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+}
+
+/** axe-core in the page (evaluated through the DevTools protocol, which the CSP does not block). */
+export async function noSeriousViolations(page: Page, what: string) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${what}`);
+}
