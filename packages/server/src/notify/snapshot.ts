@@ -4,7 +4,7 @@
 // statuses through the orders' and documents' own statusAt rules, evaluated at the event's time.
 import { rowFromJson } from '../db/json.ts';
 import { orderItems, orders } from '../db/schema/index.ts';
-import { statusAt as documentStatusAt, type DocumentKind } from '../domain/documents/internal.ts';
+import { documentViewsFromJson, type DocumentJson } from '../domain/documents/internal.ts';
 import { statusAt, type OrderView } from '../domain/orders/internal.ts';
 
 interface OrderSnapshot {
@@ -16,7 +16,7 @@ interface OrderSnapshot {
     barcodes: Array<{ id: number; code: string; status: string }>;
     entries_used: number | string;
   }>;
-  documents: Array<{ id: number; kind: string; status: string; filename: string; available_until: string }>;
+  documents: DocumentJson[];
 }
 
 export function orderViewFromSnapshot(snapshot: unknown, at: Date): OrderView {
@@ -25,12 +25,7 @@ export function orderViewFromSnapshot(snapshot: unknown, at: Date): OrderView {
   return {
     ...order,
     status: statusAt(order, at),
-    documents: s.documents.map((d) => ({
-      id: d.id,
-      kind: d.kind as DocumentKind,
-      status: documentStatusAt({ status: d.status, availableUntil: new Date(d.available_until) }, at),
-      filename: d.filename,
-    })),
+    documents: documentViewsFromJson(s.documents, at),
     items: s.items.map((i) => ({
       ...rowFromJson(orderItems, i.row),
       zone: i.zone,

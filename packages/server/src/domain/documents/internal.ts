@@ -26,6 +26,19 @@ export function statusAt(row: Pick<DocumentRow, 'status' | 'availableUntil'>, no
   return s;
 }
 
+/** A document as SQL builds it with jsonb_build_object (order_place's answer, event snapshots). */
+export interface DocumentJson { id: number; kind: string; status: string; filename: string; available_until: string }
+
+/** Those documents as the order view lists them, with their status at `at`. */
+export function documentViewsFromJson(docs: DocumentJson[], at: Date) {
+  return docs.map((d) => ({
+    id: d.id,
+    kind: d.kind as DocumentKind,
+    status: statusAt({ status: d.status, availableUntil: new Date(d.available_until) }, at),
+    filename: d.filename,
+  }));
+}
+
 /** Every column but the bytes. */
 export const metaColumns = (() => {
   const { content: _content, ...rest } = getTableColumns(documents);

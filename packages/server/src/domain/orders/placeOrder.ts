@@ -13,7 +13,7 @@ import { rowFromJson, rowToJson } from '../../db/json.ts';
 import { barcodes as barcodeTable, orderItems, orders } from '../../db/schema/index.ts';
 import { claimErrors, claimSpec, type ResolvedClaim } from '../capacity/index.ts';
 import type { Ctx } from '../context.ts';
-import { retentionEnd, statusAt as documentStatusAt, type DocumentKind } from '../documents/internal.ts';
+import { documentViewsFromJson, retentionEnd, type DocumentJson } from '../documents/internal.ts';
 import { orderDocumentKinds } from '../documents/queueOrderDocuments.ts';
 import { newBarcode } from './barcodes.ts';
 import { orderBatches } from './orderBatches.ts';
@@ -41,7 +41,7 @@ interface Placed {
   order: Record<string, unknown>;
   items: Array<Record<string, unknown>>;
   barcodes: Array<Record<string, unknown>>;
-  documents: Array<{ id: number; kind: string; status: string; filename: string; available_until: string }>;
+  documents: DocumentJson[];
 }
 
 export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<OrderView> {
@@ -111,12 +111,7 @@ export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<O
   return {
     ...order,
     status: statusAt(order, now),
-    documents: placed.documents.map((d) => ({
-      id: d.id,
-      kind: d.kind as DocumentKind,
-      status: documentStatusAt({ status: d.status, availableUntil: new Date(d.available_until) }, now),
-      filename: d.filename,
-    })),
+    documents: documentViewsFromJson(placed.documents, now),
     items: items.map((row, n) => ({
       ...row,
       zone: p.items[n]!.zone,
