@@ -4,9 +4,9 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { addDays, localDateOf, startOfLocalDay, zonedInstant } from '../time.ts';
-import { assertSellable } from '../schedules/rule.ts';
+import { assertSellable, type Mode, type Target } from '../schedules/rule.ts';
 import { scheduleOf } from '../schedules/schedule.ts';
-import { eventDateById, ticketById, tourById } from './catalog.ts';
+import { eventDateById, ticketById, tourById, type EventDateRow, type TicketRow, type TourRow } from './catalog.ts';
 import { dateLockKey, quotaLockKey, tourLockKey } from './locks.ts';
 import { capacityAt, ticketQuotasOn } from './quotas.ts';
 import { isTourStart, normaliseTicketStart, quotaSlotKey } from './slots.ts';
@@ -16,6 +16,45 @@ const MINUTE = 60_000;
 const past = (message: string) => new DomainError('DATE_IN_PAST', message);
 
 type Memo = Pick<Ctx, 'masterData'>;
+
+/**
+ * What selling a product at a start asks the sellability rule (docs/adr/0013, "How a product
+ * meets the rule"). Built here for a new claim and by recheck.ts for an item placed earlier, so
+ * both ask the rule the same question.
+ */
+export interface Sale {
+  museumId: number;
+  target: Target;
+  mode: Mode;
+  start: Date;
+  end: Date;
+}
+
+const isSlotTicket = (t: TicketRow) => t.ticketType === 'time_slot' && !!t.entryDuration;
+
+/** A time-slot entry is sold for its entry duration; a day ticket for its entry window. */
+export function ticketSale(t: TicketRow, quotaIds: number[], at: { date: string; slot: Date }): Sale {
+  const slot = isSlotTicket(t);
+  return {
+    museumId: t.museumId,
+    target: { kind: 'ticket', id: t.id, quotaIds },
+    mode: slot ? 'entry' : 'day',
+    start: at.slot,
+    end: slot ? new Date(at.slot.getTime() + t.entryDuration! * MINUTE) : zonedInstant(at.date, t.lastEntry, t.zone),
+  };
+}
+
+export function eventSale(r: EventDateRow): Sale {
+  const start = r.date.startAt;
+  return { museumId: r.event.museumId, target: { kind: 'event', id: r.event.id }, mode: 'event', start, end: new Date(start.getTime() + r.date.duration * MINUTE) };
+}
+
+export function tourSale(t: TourRow, start: Date): Sale {
+  return { museumId: t.museumId, target: { kind: 'tour', id: t.id }, mode: 'run', start, end: new Date(start.getTime() + t.duration * MINUTE) };
+}
+
+const assertSaleSellable = async (ctx: Memo, db: DbOrTx, s: Sale) =>
+  assertSellable(await scheduleOf(ctx, db, s.museumId), s.target, s.mode, s.start, s.end);
 
 export async function resolveClaim(ctx: Memo, db: DbOrTx, now: Date, claim: Claim): Promise<ResolvedClaim> {
   if (claim.kind === 'ticket') return resolveTicket(ctx, db, now, claim);
@@ -32,16 +71,15 @@ async function resolveTicket(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim,
   if ((ticket.validFrom && at.date < ticket.validFrom) || (ticket.validUntil && at.date > ticket.validUntil)) {
     throw invalid(`ticket ${ticket.id} is not valid on ${at.date}`);
   }
-  const isSlot = ticket.ticketType === 'time_slot' && ticket.entryDuration;
+  const isSlot = isSlotTicket(ticket);
   if (isSlot ? at.slot < now : at.date < localDateOf(now, zone)) throw past('date is in the past');
   const qs = (await ticketQuotasOn(ctx, db, [ticket.id], at.date)).get(ticket.id) ?? [];
   if (qs.some((q) => q.capacity === null)) {
     throw new DomainError('NOT_BOOKABLE', `ticket ${ticket.id} is not bookable on ${at.date} (closed)`);
   }
-  const endAt = isSlot ? new Date(at.slot.getTime() + ticket.entryDuration! * MINUTE) : startOfLocalDay(addDays(at.date, 1), zone);
-  const target = { kind: 'ticket' as const, id: ticket.id, quotaIds: qs.map((q) => q.quotaId) };
-  const soldUntil = isSlot ? endAt : zonedInstant(at.date, ticket.lastEntry, zone);
-  assertSellable(await scheduleOf(ctx, db, ticket.museumId), target, isSlot ? 'entry' : 'day', at.slot, soldUntil);
+  const sale = ticketSale(ticket, qs.map((q) => q.quotaId), at);
+  await assertSaleSellable(ctx, db, sale);
+  const endAt = isSlot ? sale.end : startOfLocalDay(addDays(at.date, 1), zone);
   return {
     museumId: ticket.museumId,
     startAt: at.slot,
@@ -69,8 +107,9 @@ async function resolveEventDate(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Cla
   if (d.maxPerRegistration !== null && c.quantity > d.maxPerRegistration) {
     throw invalid(`quantity exceeds the maximum of ${d.maxPerRegistration} per registration`);
   }
-  const endAt = new Date(d.startAt.getTime() + d.duration * MINUTE);
-  assertSellable(await scheduleOf(ctx, db, r.event.museumId), { kind: 'event', id: r.event.id }, 'event', d.startAt, endAt);
+  const sale = eventSale(r);
+  await assertSaleSellable(ctx, db, sale);
+  const endAt = sale.end;
   return {
     museumId: r.event.museumId,
     startAt: d.startAt,
@@ -100,8 +139,9 @@ async function resolveTour(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim, {
   }
   if (!isTourStart(tour, c.startAt, zone)) throw invalid(`start_at is not a start time of tour ${tour.id}`);
   if (c.startAt < now) throw past('date is in the past');
-  const end = new Date(c.startAt.getTime() + tour.duration * MINUTE);
-  assertSellable(await scheduleOf(ctx, db, tour.museumId), { kind: 'tour', id: tour.id }, 'run', c.startAt, end);
+  const sale = tourSale(tour, c.startAt);
+  await assertSaleSellable(ctx, db, sale);
+  const end = sale.end;
   return {
     museumId: tour.museumId,
     startAt: c.startAt,
