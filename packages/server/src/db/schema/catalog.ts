@@ -12,6 +12,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 /** Translatable text: `{ "de": "…", "en": "…" }`. */
@@ -152,6 +153,19 @@ export const languages = pgTable('languages', {
   name: text().notNull(),
 });
 
+// go~mus categories (migration 0024): an event's or tour's `category` is {id, name}. Event and
+// tour categories are kept apart, as go~mus lists them (/events/categories, /tours/categories).
+export const categories = pgTable(
+  'categories',
+  {
+    id: serial().primaryKey(),
+    kind: text().$type<'event' | 'tour'>().notNull(),
+    name: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('categories_kind_name').on(t.kind, t.name), check('categories_kind', sql`${t.kind} in ('event', 'tour')`)],
+);
+
 export const events = pgTable(
   'events',
   {
@@ -163,7 +177,7 @@ export const events = pgTable(
     title: jsonb().$type<Translated>().notNull(),
     subTitle: jsonb().$type<Translated>(),
     description: jsonb().$type<Translated>(),
-    category: text(),
+    categoryId: integer().references(() => categories.id, { onDelete: 'set null' }),
     featured: boolean().notNull().default(false),
     priceCents: integer().notNull().default(0),
     resellerPriceCents: integer(),
@@ -173,7 +187,7 @@ export const events = pgTable(
     active: boolean().notNull().default(true),
     ...audit,
   },
-  (t) => [index('events_museum').on(t.museumId)],
+  (t) => [index('events_museum').on(t.museumId), index('events_category').on(t.categoryId)],
 );
 
 // An event is never bookable itself; its dates are. Each date is one pool of seats.
@@ -210,7 +224,7 @@ export const tours = pgTable(
     title: jsonb().$type<Translated>().notNull(),
     subTitle: jsonb().$type<Translated>(),
     description: jsonb().$type<Translated>(),
-    category: text(),
+    categoryId: integer().references(() => categories.id, { onDelete: 'set null' }),
     featured: boolean().notNull().default(false),
     duration: integer().notNull(),
     minPersons: integer().notNull().default(1),
@@ -230,6 +244,7 @@ export const tours = pgTable(
   },
   (t) => [
     index('tours_museum').on(t.museumId),
+    index('tours_category').on(t.categoryId),
     check('tours_pricing', sql`${t.pricing} in ('group', 'person')`),
   ],
 );

@@ -7,6 +7,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.ts';
 import { catalogKeys, events, exhibitions, languages, museums, quotas, ticketQuotas, tickets, tourLanguages, tours } from '../../db/schema/index.ts';
+import { categoryIdByName } from '../catalog/categories.ts';
 import { applyEventDates } from './dates.ts';
 import { applyOverrides } from './overrides.ts';
 import { applyClosures, applySeasons } from './schedules.ts';
@@ -131,6 +132,7 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
   for (const e of plan.events) {
     eventIds.set(e.key, await upsert('event', e.key, events as Keyed, {
       ...e.values,
+      categoryId: e.category === null ? null : await categoryIdByName(tx, 'event', e.category),
       museumId: museumIds.get(e.museum),
       exhibitionId: e.exhibition ? exhibitionIds.get(e.exhibition) : null,
     }));
@@ -140,6 +142,7 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
   for (const t of plan.tours) {
     const id = await upsert('tour', t.key, tours as Keyed, {
       ...t.values,
+      categoryId: t.category === null ? null : await categoryIdByName(tx, 'tour', t.category),
       museumId: museumIds.get(t.museum),
       exhibitionId: t.exhibition ? exhibitionIds.get(t.exhibition) : null,
     });

@@ -47,7 +47,9 @@ export interface Plan {
     key: string;
     museum: string;
     exhibition: string | null;
-    values: Values<typeof events, 'museumId' | 'exhibitionId'>;
+    /** Category name, or null (apply.ts finds or creates it). */
+    category: string | null;
+    values: Values<typeof events, 'museumId' | 'exhibitionId' | 'categoryId'>;
     dates: Array<{
       key: string;
       language: string | null;
@@ -61,7 +63,8 @@ export interface Plan {
     museum: string;
     exhibition: string | null;
     languages: string[];
-    values: Values<typeof tours, 'museumId' | 'exhibitionId'>;
+    category: string | null;
+    values: Values<typeof tours, 'museumId' | 'exhibitionId' | 'categoryId'>;
   }>;
   /** Reseller account ids named by products, checked against the database before applying. */
   resellerRefs: Array<{ path: Path; id: number }>;

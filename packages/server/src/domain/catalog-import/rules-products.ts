@@ -140,9 +140,15 @@ function checkEvent(e: EventDoc, path: Path, issues: Issues, plan: Plan, refs: R
     key: e.key,
     museum: e.museum,
     exhibition: e.exhibition ?? null,
-    values: { ...described(e), ...selling(issues, path, plan, e), category: e.category ?? null, featured: e.featured ?? false },
+    category: categoryName(e.category),
+    values: { ...described(e), ...selling(issues, path, plan, e), featured: e.featured ?? false },
     dates,
   });
+}
+
+/** The file's `category`: a name or `{name}`. */
+function categoryName(c: string | { name: string } | null | undefined): string | null {
+  return c == null ? null : typeof c === 'string' ? c : c.name;
 }
 
 function checkTour(t: TourDoc, path: Path, issues: Issues, plan: Plan, refs: Refs): void {
@@ -164,10 +170,10 @@ function checkTour(t: TourDoc, path: Path, issues: Issues, plan: Plan, refs: Ref
     museum: t.museum,
     exhibition: t.exhibition ?? null,
     languages: t.languages ?? [],
+    category: categoryName(t.category),
     values: {
       ...described(t),
       ...selling(issues, path, plan, t),
-      category: t.category ?? null,
       featured: t.featured ?? false,
       duration: duration ?? 0,
       minPersons: minP,

@@ -22,6 +22,8 @@ const Cents = Int(0);
 const DateText = Type.String();
 const Channels = Type.Array(Type.Enum(['shop', 'reseller']));
 const Persons = Int(0);
+/** A category by name (created when new, per kind: docs/gomus-compatibility.md), or `{name}`. */
+const Category = Type.Union([Type.String(), Type.Object({ name: Type.String() }, strict)]);
 
 const described = {
   title: Text,
@@ -140,7 +142,7 @@ const Event = Type.Object(
     museum: Key,
     exhibition: opt(nullable(Key)),
     ...described,
-    category: opt(nullable(Type.String())),
+    category: opt(nullable(Category)),
     featured: opt(Type.Boolean()),
     ...selling,
     price_cents: opt(Cents),
@@ -155,7 +157,7 @@ const Tour = Type.Object(
     museum: Key,
     exhibition: opt(nullable(Key)),
     ...described,
-    category: opt(nullable(Type.String())),
+    category: opt(nullable(Category)),
     featured: opt(Type.Boolean()),
     duration: Clock,
     min_persons: opt(Int(1)),

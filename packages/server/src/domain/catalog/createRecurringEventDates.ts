@@ -11,6 +11,7 @@ import { clockMinutes, planRecurringDates } from './recurringDates.ts';
 import { eventDateRules, languageRefs } from './rules.ts';
 import { eventDateView, type View } from './views.ts';
 import { assertStaff, failIfAny, writeView } from './writeSupport.ts';
+import { categoryOf } from './categories.ts';
 
 export interface RecurrenceInput {
   rrule?: string;
@@ -97,8 +98,9 @@ export async function createRecurringEventDates(ctx: Ctx, input: RecurringDatesI
     ? await ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, input.language_id))
     : [];
   const { L } = writeView(ctx);
+  const category = await categoryOf(ctx.db, event.categoryId);
   return {
-    dates: rows.map((row) => eventDateView(ctx.principal, row, event, L, { zone, booked: 0, language: language ?? null, now })),
+    dates: rows.map((row) => eventDateView(ctx.principal, row, event, L, { zone, booked: 0, language: language ?? null, category, now })),
     skipped: skipped.map((s) => ({ start_time: isoInZone(s.start, zone), reason: s.reason })),
   };
 }

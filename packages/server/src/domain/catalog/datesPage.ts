@@ -1,7 +1,7 @@
 // Shared by GET /events/:id/dates and GET /dates: the date range rules and one page of dates
 // with their seats (booked counts come from the capacity module, the only definition of usage).
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
+import { categories, eventDates, events, languages, museums } from '../../db/schema/index.ts';
 import { eventDateSeatsBooked } from '../capacity/index.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
@@ -48,12 +48,14 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
       event: events,
       zone: museums.timeZone,
       language: { id: languages.id, name: languages.name },
+      category: { id: categories.id, name: categories.name },
       total: sql<number>`count(*) over ()`.mapWith(Number),
     })
     .from(eventDates)
     .innerJoin(events, eq(events.id, eventDates.eventId))
     .innerJoin(museums, eq(museums.id, events.museumId))
     .leftJoin(languages, eq(languages.id, eventDates.languageId))
+    .leftJoin(categories, eq(categories.id, events.categoryId))
     .where(cond)
     // `id + 0`, not `id`: with a LIMIT the planner walks the primary key in id order and filters
     // every date of the catalogue, not seeing that the window count reads them all anyway
@@ -74,7 +76,7 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
   ]);
   return pageOf(
     rows.map((r, i) =>
-      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked.get(r.date.id) ?? 0, language: r.language, now, closed: closed[i]! }),
+      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked.get(r.date.id) ?? 0, language: r.language, category: r.category, now, closed: closed[i]! }),
     ),
     total,
     pg,

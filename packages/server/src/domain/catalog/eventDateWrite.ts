@@ -11,6 +11,7 @@ import { isoInZone, parseTimestamp } from '../time.ts';
 import { eventDateRules, languageRefs } from './rules.ts';
 import { eventDateView, type View } from './views.ts';
 import { assertStaff, defined, failIfAny, writeView } from './writeSupport.ts';
+import { categoryOf } from './categories.ts';
 
 export interface EventDateInput {
   start_time?: string;
@@ -65,5 +66,5 @@ export async function saveEventDate(ctx: Ctx, input: EventDateInput & { event_id
     : [];
   const booked = (await eventDateSeatsBooked(ctx.db, [row.id], now)).get(row.id) ?? 0;
   const [closed] = await closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: row.startAt, duration: row.duration }]);
-  return eventDateView(ctx.principal, row, event, writeView(ctx).L, { zone, booked, language: language ?? null, now, closed: closed! });
+  return eventDateView(ctx.principal, row, event, writeView(ctx).L, { zone, booked, language: language ?? null, category: await categoryOf(ctx.db, event.categoryId), now, closed: closed! });
 }

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { toTranslated, type TextInput } from './checks.ts';
+import { categoryOf, resolveCategory, type CategoryInput } from './categories.ts';
 import { languagesByEvent } from './loaders.ts';
 import { eventRules, exhibitionRefs, resellerRefs } from './rules.ts';
 import { eventView, type View } from './views.ts';
@@ -16,7 +17,8 @@ export interface EventInput {
   title?: TextInput;
   sub_title?: TextInput | null;
   description?: TextInput | null;
-  category?: string | null;
+  /** A name (found or created), `{id}`, `{name}`, or null (categories.ts). */
+  category?: CategoryInput;
   featured?: boolean;
   price_cents?: number;
   reseller_price_cents?: number | null;
@@ -42,7 +44,7 @@ export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): 
       if (!c || !inMuseumScope(ctx.principal, c.museumId)) throw notFound('event');
       e = {
         museum_id: c.museumId, exhibition_id: c.exhibitionId, title: c.title, sub_title: c.subTitle, description: c.description,
-        category: c.category, featured: c.featured, price_cents: c.priceCents, reseller_price_cents: c.resellerPriceCents,
+        category: c.categoryId === null ? null : { id: c.categoryId }, featured: c.featured, price_cents: c.priceCents, reseller_price_cents: c.resellerPriceCents,
         vat_pct: c.vatPct, tax_included: c.taxIncluded, sales_channels: c.salesChannels, reseller_account_ids: c.resellerAccountIds, active: c.active,
       };
     }
@@ -50,13 +52,15 @@ export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): 
     await writableMuseum(ctx, tx, e.museum_id);
     const problems = eventRules(ctx.config, e as Record<string, unknown>);
     failIfAny('event', problems);
+    const category = await resolveCategory(tx, 'event', e.category);
     failIfAny('event', [
       ...(e.exhibition_id ? await exhibitionRefs(tx, e.museum_id!, [e.exhibition_id]) : []),
       ...(await resellerRefs(tx, [...new Set(e.reseller_account_ids!)])),
+      ...category.problems,
     ]);
     const v = {
       museumId: e.museum_id!, exhibitionId: e.exhibition_id ?? null, title: toTranslated(ctx.config, e.title!),
-      subTitle: toTranslated(ctx.config, e.sub_title), description: toTranslated(ctx.config, e.description), category: e.category ?? null,
+      subTitle: toTranslated(ctx.config, e.sub_title), description: toTranslated(ctx.config, e.description), categoryId: category.id,
       featured: e.featured!, priceCents: e.price_cents!, resellerPriceCents: e.reseller_price_cents ?? null, vatPct: e.vat_pct!,
       taxIncluded: e.tax_included!, salesChannels: [...new Set(e.sales_channels!)], resellerAccountIds: [...new Set(e.reseller_account_ids!)], active: e.active!,
     };
@@ -64,6 +68,6 @@ export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): 
       ? (await tx.insert(events).values(v).returning())[0]!
       : (await tx.update(events).set({ ...v, updatedAt: ctx.clock.now() }).where(eq(events.id, id)).returning())[0]!;
   });
-  const langs = await languagesByEvent(ctx.db, [row.id]);
-  return eventView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [] });
+  const [langs, category] = await Promise.all([languagesByEvent(ctx.db, [row.id]), categoryOf(ctx.db, row.categoryId)]);
+  return eventView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category });
 }

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.ts';
 import { resolveLocale } from './internal.ts';
 import { findEventDate } from './lookups.ts';
 import { eventDateView, type View } from './views.ts';
+import { categoryOf } from './categories.ts';
 
 export async function getEventDate(
   ctx: Ctx,
@@ -14,12 +15,13 @@ export async function getEventDate(
   const L = resolveLocale(ctx, input.locale);
   const { date, event, zone } = await findEventDate(ctx, input.event_id, input.id);
   const now = ctx.clock.now();
-  const [booked, [language], [closed]] = await Promise.all([
+  const [booked, [language], [closed], category] = await Promise.all([
     eventDateSeatsBooked(ctx.db, [date.id], now),
     date.languageId === null
       ? Promise.resolve([])
       : ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, date.languageId)),
     closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: date.startAt, duration: date.duration }]),
+    categoryOf(ctx.db, event.categoryId),
   ]);
-  return eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, now, closed: closed! });
+  return eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, category, now, closed: closed! });
 }

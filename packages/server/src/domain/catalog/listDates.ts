@@ -5,10 +5,13 @@ import { datesPage, dateRange, type RangeInput } from './datesPage.ts';
 import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
 import type { View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
+import { categoryFilter } from './categories.ts';
 
 export interface ListDatesInput extends ListInput, RangeInput {
   by_event_ids?: number[] | undefined;
   by_museum_ids?: number[] | undefined;
+  by_category_ids?: number[] | undefined;
+  by_categories?: string[] | undefined;
 }
 
 /** Dates of every event the caller sees, in a range of instance-zone days (default: rest of month). */
@@ -20,6 +23,7 @@ export async function listDates(ctx: Ctx, input: ListDatesInput): Promise<Page<V
     visibleSql(ctx.principal, events),
     input.by_event_ids?.length ? inArray(eventDates.eventId, input.by_event_ids) : undefined,
     input.by_museum_ids?.length ? inArray(events.museumId, input.by_museum_ids) : undefined,
+    categoryFilter(events.categoryId, input, 'event'),
     titleMatches(events.title, input.q),
   );
   return datesPage(ctx, where, range, pg, L);

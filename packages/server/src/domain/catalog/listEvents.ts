@@ -6,11 +6,14 @@ import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page 
 import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
 import { eventView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
+import { categoryFilter, categorySql, type CategoryRef } from './categories.ts';
 
 export interface ListEventsInput extends ListInput {
   by_museum_ids?: number[] | undefined;
   by_exhibition_ids?: number[] | undefined;
   by_featured?: boolean | undefined;
+  by_category_ids?: number[] | undefined;
+  by_categories?: string[] | undefined;
 }
 
 export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page<View>> {
@@ -21,16 +24,17 @@ export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page
     input.by_museum_ids?.length ? inIds(events.museumId, input.by_museum_ids) : undefined,
     input.by_exhibition_ids?.length ? inIds(events.exhibitionId, input.by_exhibition_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(events.featured, input.by_featured),
+    categoryFilter(events.categoryId, input, 'event'),
     titleMatches(events.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof events.$inferSelect & { languages: LanguageRef[] }>(ctx.db, {
+  const { rows, total } = await pageRows<typeof events.$inferSelect & { languages: LanguageRef[]; category: CategoryRef | null }>(ctx.db, {
     table: events,
     where,
-    extra: sql`${eventLanguagesSql(events.id)} as "languages"`,
+    extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categorySql(sql`${events}."categoryId"`)} as "category"`,
     order: sql`${events.id}`,
     limit: pg.perPage,
     offset: pg.offset,
   });
-  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: e.languages })), total, pg);
+  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: e.languages, category: e.category })), total, pg);
 }

@@ -6,11 +6,14 @@ import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page 
 import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
 import { tourView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
+import { categoryFilter, categorySql, type CategoryRef } from './categories.ts';
 
 export interface ListToursInput extends ListInput {
   by_museum_ids?: number[] | undefined;
   by_exhibition_ids?: number[] | undefined;
   by_featured?: boolean | undefined;
+  by_category_ids?: number[] | undefined;
+  by_categories?: string[] | undefined;
 }
 
 export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<View>> {
@@ -21,16 +24,17 @@ export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<V
     input.by_museum_ids?.length ? inIds(tours.museumId, input.by_museum_ids) : undefined,
     input.by_exhibition_ids?.length ? inIds(tours.exhibitionId, input.by_exhibition_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(tours.featured, input.by_featured),
+    categoryFilter(tours.categoryId, input, 'tour'),
     titleMatches(tours.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof tours.$inferSelect & { languages: LanguageRef[] }>(ctx.db, {
+  const { rows, total } = await pageRows<typeof tours.$inferSelect & { languages: LanguageRef[]; category: CategoryRef | null }>(ctx.db, {
     table: tours,
     where,
-    extra: sql`${tourLanguagesSql(tours.id)} as "languages"`,
+    extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categorySql(sql`${tours}."categoryId"`)} as "category"`,
     order: sql`${tours.id}`,
     limit: pg.perPage,
     offset: pg.offset,
   });
-  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: t.languages })), total, pg);
+  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: t.languages, category: t.category })), total, pg);
 }

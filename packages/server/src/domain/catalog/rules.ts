@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { accounts, exhibitions, languages, quotas, tickets, ticketQuotas } from '../../db/schema/index.ts';
 import { isValidDate, parseTimestamp } from '../time.ts';
+import { categoryInputProblems } from './categories.ts';
 import { hoursProblem, Problems, validZone } from './checks.ts';
 
 type Rec = Record<string, unknown>;
@@ -100,7 +101,7 @@ export function eventRules(config: Config, e: Rec): string[] {
   sellableRules(config, e, p);
   p.int('exhibition_id', e.exhibition_id, 1, undefined, true);
   p.bool('featured', e.featured);
-  if (e.category !== null && (typeof e.category !== 'string' || e.category.length > 200)) p.add('category must be a string');
+  for (const m of categoryInputProblems(e.category)) p.add(m);
   return p.list;
 }
 
@@ -139,6 +140,7 @@ export function tourRules(config: Config, t: Rec): string[] {
   }
   p.oneOf('pricing', t.pricing, ['group', 'person']);
   p.ids('language_ids', t.language_ids);
+  for (const m of categoryInputProblems(t.category)) p.add(m);
   return p.list;
 }
 

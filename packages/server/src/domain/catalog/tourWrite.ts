@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { toTranslated, type TextInput } from './checks.ts';
+import { categoryOf, resolveCategory, type CategoryInput } from './categories.ts';
 import { languagesByTour } from './loaders.ts';
 import { exhibitionRefs, languageRefs, resellerRefs, tourRules } from './rules.ts';
 import { tourView, type View } from './views.ts';
@@ -16,7 +17,8 @@ export interface TourInput {
   title?: TextInput;
   sub_title?: TextInput | null;
   description?: TextInput | null;
-  category?: string | null;
+  /** A name (found or created), `{id}`, `{name}`, or null (categories.ts). */
+  category?: CategoryInput;
   featured?: boolean;
   duration?: number;
   min_persons?: number;
@@ -53,7 +55,7 @@ export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Pr
       const langs = await tx.select({ id: tourLanguages.languageId }).from(tourLanguages).where(eq(tourLanguages.tourId, id));
       t = {
         museum_id: c.museumId, exhibition_id: c.exhibitionId, title: c.title, sub_title: c.subTitle, description: c.description,
-        category: c.category, featured: c.featured, duration: c.duration, min_persons: c.minPersons, max_persons: c.maxPersons,
+        category: c.categoryId === null ? null : { id: c.categoryId }, featured: c.featured, duration: c.duration, min_persons: c.minPersons, max_persons: c.maxPersons,
         max_concurrent: c.maxConcurrent, window_start: c.windowStart, window_end: c.windowEnd, step: c.step, price_cents: c.priceCents,
         reseller_price_cents: c.resellerPriceCents, pricing: c.pricing as 'group', vat_pct: c.vatPct, tax_included: c.taxIncluded,
         sales_channels: c.salesChannels, reseller_account_ids: c.resellerAccountIds, active: c.active, language_ids: langs.map((l) => l.id),
@@ -63,14 +65,16 @@ export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Pr
     await writableMuseum(ctx, tx, t.museum_id);
     failIfAny('tour', tourRules(ctx.config, t as Record<string, unknown>));
     const languageIds = [...new Set(t.language_ids!)].sort((a, b) => a - b);
+    const category = await resolveCategory(tx, 'tour', t.category);
     failIfAny('tour', [
       ...(t.exhibition_id ? await exhibitionRefs(tx, t.museum_id!, [t.exhibition_id]) : []),
       ...(await languageRefs(tx, languageIds)),
       ...(await resellerRefs(tx, [...new Set(t.reseller_account_ids!)])),
+      ...category.problems,
     ]);
     const v = {
       museumId: t.museum_id!, exhibitionId: t.exhibition_id ?? null, title: toTranslated(ctx.config, t.title!),
-      subTitle: toTranslated(ctx.config, t.sub_title), description: toTranslated(ctx.config, t.description), category: t.category ?? null,
+      subTitle: toTranslated(ctx.config, t.sub_title), description: toTranslated(ctx.config, t.description), categoryId: category.id,
       featured: t.featured!, duration: t.duration!, minPersons: t.min_persons!, maxPersons: t.max_persons!, maxConcurrent: t.max_concurrent!,
       windowStart: t.window_start!, windowEnd: t.window_end!, step: t.step!, priceCents: t.price_cents!,
       resellerPriceCents: t.reseller_price_cents ?? null, pricing: t.pricing!, vatPct: t.vat_pct!, taxIncluded: t.tax_included!,
@@ -84,6 +88,6 @@ export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Pr
     if (languageIds.length) await tx.insert(tourLanguages).values(languageIds.map((languageId) => ({ tourId: saved.id, languageId })));
     return saved;
   });
-  const langs = await languagesByTour(ctx.db, [row.id]);
-  return tourView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [] });
+  const [langs, category] = await Promise.all([languagesByTour(ctx.db, [row.id]), categoryOf(ctx.db, row.categoryId)]);
+  return tourView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category });
 }

@@ -5,6 +5,7 @@ import type { eventDates, events, exhibitions, museums, quotas, tickets, tours }
 import type { Principal } from '../principal.ts';
 import { isoInZone } from '../time.ts';
 import { bookableFor, isUser, tr, trTitle, type LocaleMode } from './internal.ts';
+import type { CategoryRef } from './categories.ts';
 import type { LanguageRef } from './loaders.ts';
 import { priceFor } from './visibility.ts';
 
@@ -77,7 +78,7 @@ export function ticketView(p: Principal, t: Row<typeof tickets>, L: LocaleMode, 
   };
 }
 
-export function eventView(p: Principal, e: Row<typeof events>, L: LocaleMode, x: { languages: LanguageRef[] }): View {
+export function eventView(p: Principal, e: Row<typeof events>, L: LocaleMode, x: { languages: LanguageRef[]; category: CategoryRef | null }): View {
   return {
     id: e.id,
     museum_id: e.museumId,
@@ -85,7 +86,7 @@ export function eventView(p: Principal, e: Row<typeof events>, L: LocaleMode, x:
     title: trTitle(e.title, L),
     sub_title: tr(e.subTitle, L),
     description: tr(e.description, L),
-    category: e.category,
+    category: x.category,
     featured: e.featured,
     bookable: bookableFor(p, e),
     price_cents: priceFor(p, e),
@@ -100,6 +101,8 @@ export interface DateExtras {
   zone: string;
   booked: number;
   language: LanguageRef | null;
+  /** The event's category (go~mus `{id, name}`). */
+  category: CategoryRef | null;
   now: Date;
   /** Refused by the sellability rule (domain/schedules): outside opening hours or closed. */
   closed?: boolean;
@@ -116,7 +119,7 @@ export function eventDateView(p: Principal, d: Row<typeof eventDates>, e: Row<ty
     title: trTitle(e.title, L),
     sub_title: tr(e.subTitle, L),
     description: tr(e.description, L),
-    category: e.category,
+    category: x.category,
     start_time: isoInZone(d.startAt, x.zone),
     duration: d.duration,
     seats: { min: d.seatsMin, max: d.seatsMax, booked: x.booked, available, max_per_registration: d.maxPerRegistration },
@@ -130,7 +133,7 @@ export function eventDateView(p: Principal, d: Row<typeof eventDates>, e: Row<ty
   };
 }
 
-export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: { languages: LanguageRef[] }): View {
+export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: { languages: LanguageRef[]; category: CategoryRef | null }): View {
   return {
     id: t.id,
     museum_id: t.museumId,
@@ -138,7 +141,7 @@ export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: {
     title: trTitle(t.title, L),
     sub_title: tr(t.subTitle, L),
     description: tr(t.description, L),
-    category: t.category,
+    category: x.category,
     featured: t.featured,
     duration: t.duration,
     min_persons: t.minPersons,

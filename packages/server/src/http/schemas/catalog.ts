@@ -11,6 +11,13 @@ export const Text = Type.Union([Type.String(), Type.Record(Type.String(), Nullab
 });
 const NText = Nullable(Text);
 export const LanguageRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+/** go~mus tag object: an event's or tour's category (GET /events/categories, /tours/categories). */
+export const CategoryRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+/** go~mus `by_category_ids[]` and `by_categories[]` (names): a record matching either is listed. */
+export const CategoryQuery = {
+  by_category_ids: Type.Optional(IdList),
+  by_categories: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500, description: 'Category names.' })),
+};
 
 const BackOffice = {
   sales_channels: Type.Optional(Type.Array(Type.String(), { description: 'User tokens only.' })),
@@ -63,7 +70,7 @@ const EventCommon = {
   museum_id: Type.Integer(),
   exhibition_id: Nullable(Type.Integer()),
   ...Texts,
-  category: Nullable(Type.String()),
+  category: Nullable(CategoryRef),
   bookable: Type.Boolean(),
   ...Price,
 };
@@ -93,7 +100,7 @@ export const Tour = Type.Object({
   museum_id: Type.Integer(),
   exhibition_id: Nullable(Type.Integer()),
   ...Texts,
-  category: Nullable(Type.String()),
+  category: Nullable(CategoryRef),
   featured: Type.Boolean(),
   duration: Type.Integer(),
   min_persons: Type.Integer(),

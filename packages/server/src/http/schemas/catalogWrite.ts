@@ -69,11 +69,18 @@ export const TicketBody = Type.Object({
 export const LanguageBody = Type.Object({ code: Opt(Type.String({ maxLength: 20 })), name: Opt(Type.String({ maxLength: 100 })) });
 export const Language = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() });
 
+/** A category by name (found or created), by `{id}`, or `{name}`; null for none. */
+const CategoryBody = Nullable(
+  Type.Union([Type.String({ maxLength: 200 }), Type.Object({ id: Int(1) }), Type.Object({ name: Type.String({ maxLength: 200 }) })], {
+    description: 'A category name (created when new), {"id": …} of an existing category of this kind, or {"name": …}.',
+  }),
+);
+
 export const EventBody = Type.Object({
   museum_id: Opt(Int(1)),
   exhibition_id: Opt(Nullable(Int(1))),
   ...Texts,
-  category: Opt(Nullable(Type.String({ maxLength: 200 }))),
+  category: Opt(CategoryBody),
   featured: Opt(Type.Boolean()),
   ...Sellable,
 });
@@ -104,7 +111,7 @@ export const TourBody = Type.Object({
   museum_id: Opt(Int(1)),
   exhibition_id: Opt(Nullable(Int(1))),
   ...Texts,
-  category: Opt(Nullable(Type.String({ maxLength: 200 }))),
+  category: Opt(CategoryBody),
   featured: Opt(Type.Boolean()),
   duration: Opt(Int(15, 720)),
   min_persons: Opt(Int(1, 10_000)),
