@@ -38,8 +38,13 @@ export function dateRange(ctx: Ctx, zone: string, input: RangeInput, maxDays?: n
   return { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };
 }
 
+/** The dates a list shows: `where`, active, starting inside the range (also GET /dates/languages). */
+export function datesCond(where: SQL | undefined, range: { from: Date; to: Date }): SQL | undefined {
+  return and(where, eq(eventDates.active, true), gte(eventDates.startAt, range.from), lt(eventDates.startAt, range.to));
+}
+
 export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from: Date; to: Date }, pg: Paging, L: LocaleMode): Promise<Page<View>> {
-  const cond = and(where, eq(eventDates.active, true), gte(eventDates.startAt, range.from), lt(eventDates.startAt, range.to));
+  const cond = datesCond(where, range);
   // The page and the total in one statement (count(*) over (), as pageQuery.ts); a page past the
   // end has no row to carry the total and counts on its own.
   const rows = await ctx.db

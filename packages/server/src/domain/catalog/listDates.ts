@@ -1,4 +1,4 @@
-import { and, inArray } from 'drizzle-orm';
+import { and, inArray, type SQL } from 'drizzle-orm';
 import { eventDates, events } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { datesPage, dateRange, type RangeInput } from './datesPage.ts';
@@ -19,12 +19,16 @@ export async function listDates(ctx: Ctx, input: ListDatesInput): Promise<Page<V
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const range = dateRange(ctx, ctx.config.zone, input);
-  const where = and(
+  return datesPage(ctx, datesWhere(ctx, input), range, pg, L);
+}
+
+/** The filters of GET /dates (also GET /dates/languages and, through listDates, /calendar). */
+export function datesWhere(ctx: Ctx, input: Omit<ListDatesInput, keyof RangeInput | 'page' | 'per_page' | 'locale'>): SQL | undefined {
+  return and(
     visibleSql(ctx.principal, events),
     input.by_event_ids?.length ? inArray(eventDates.eventId, input.by_event_ids) : undefined,
     input.by_museum_ids?.length ? inArray(events.museumId, input.by_museum_ids) : undefined,
     categoryFilter(events.categoryId, input, 'event'),
     titleMatches(events.title, input.q),
   );
-  return datesPage(ctx, where, range, pg, L);
 }

@@ -1,11 +1,15 @@
 // go~mus read calls Atrium answers in go~mus shapes (docs/gomus-compatibility.md): the event
-// calendar, a tour's price list and the event/tour tag collections. Same access and caching as
+// calendar (also per event), a tour's price list, the event/tour categories and tag collections
+// and the languages of the dates. Same access and caching as
 // the neighbouring catalogue reads (common.ts); the rules live in the catalogue domain.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { listCategories } from '../../../domain/catalog/categories.ts';
 import { getEventCalendar } from '../../../domain/catalog/getEventCalendar.ts';
+import { getEventCalendarOf } from '../../../domain/catalog/getEventCalendarOf.ts';
+import { listDateLanguages } from '../../../domain/catalog/listDateLanguages.ts';
 import { getTourPrices } from '../../../domain/catalog/getTourPrices.ts';
-import { DateString, IdList, ListQuery } from '../../schemas/catalog.ts';
+import { CategoryQuery, CategoryRef, DateString, IdList, LanguageRef, ListQuery } from '../../schemas/catalog.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 import { datesReadConfig, readConfig } from './common.ts';
 
@@ -39,6 +43,16 @@ const PricesQuery = Type.Object({
   language_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
 });
 
+/** The filters of GET /dates, shared by the calendars and /dates/languages. */
+const DatesFilters = {
+  q: ListQuery.q, locale: ListQuery.locale, by_museum_ids: ListQuery.by_museum_ids, ...CategoryQuery,
+  start_at: Type.Optional(DateString), end_at: Type.Optional(DateString),
+};
+const CalendarQuery = {
+  ...DatesFilters,
+  depth: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')], { description: '`any` (default): a boolean per day; `all`: the dates.' })),
+};
+
 /** go~mus tag collections Atrium has no records for: they answer the true, empty set. */
 const EMPTY_TAGS = ['age_groups', 'audiences', 'catch_words', 'proposal_categories', 'grades'] as const;
 
@@ -47,14 +61,36 @@ export const gomusCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: datesReadConfig,
     schema: {
       tags, summary: 'Per day whether an event date can be booked; depth=all lists the dates with seats (at most 31 days)', operationId: 'getEventCalendar',
-      querystring: Type.Object({
-        q: ListQuery.q, locale: ListQuery.locale, by_museum_ids: ListQuery.by_museum_ids, by_event_ids: Type.Optional(IdList),
-        start_at: Type.Optional(DateString), end_at: Type.Optional(DateString),
-        depth: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')], { description: '`any` (default): a boolean per day; `all`: the dates.' })),
-      }),
+      querystring: Type.Object({ ...CalendarQuery, by_event_ids: Type.Optional(IdList) }),
       response: { 200: EventCalendar, ...errorResponses(401, 422) },
     },
   }, async (req) => ({ data: Object.fromEntries(await getEventCalendar(req.ctx, req.query)) }));
+  app.get('/events/:id/calendar', {
+    config: datesReadConfig,
+    schema: {
+      tags, summary: 'go~mus (obsolete): GET /calendar?by_event_ids[]=:id', operationId: 'getEventCalendarOfEvent', params: IdParam,
+      querystring: Type.Object(CalendarQuery),
+      response: { 200: EventCalendar, ...errorResponses(401, 404, 422) },
+    },
+  }, async (req) => ({ data: Object.fromEntries(await getEventCalendarOf(req.ctx, { ...req.query, id: req.params.id })) }));
+  app.get('/dates/languages', {
+    config: datesReadConfig,
+    schema: {
+      tags, summary: 'Languages of the event dates GET /dates lists with the same filters', operationId: 'listDateLanguages',
+      querystring: Type.Object({ ...DatesFilters, by_event_ids: Type.Optional(IdList) }),
+      response: { 200: Type.Object({ languages: Type.Array(LanguageRef) }), ...errorResponses(401, 422) },
+    },
+  }, async (req) => ({ languages: await listDateLanguages(req.ctx, req.query) }));
+  for (const of of ['events', 'tours'] as const) {
+    app.get(`/${of}/categories`, {
+      config: readConfig,
+      schema: {
+        tags, summary: `Categories of the ${of} the caller may see (go~mus; user tokens: all ${of.slice(0, -1)} categories)`,
+        operationId: `list${of === 'events' ? 'Event' : 'Tour'}Categories`,
+        response: { 200: Type.Object({ categories: Type.Array(CategoryRef) }), ...errorResponses(401) },
+      },
+    }, async (req) => ({ categories: await listCategories(req.ctx, { of }) }));
+  }
 
   app.get('/tours/:id/prices', {
     config: readConfig,
