@@ -1,6 +1,6 @@
 // go~mus categories (issue #15, docs/gomus-compatibility.md): `category` is `{id, name}` or null
 // on events, tours and dates; GET /events/categories and /tours/categories list what the caller
-// may see; by_category_ids[] / by_categories[] filter by them (an unknown id: an empty list, as
+// may see; by_category_ids[] / by_categories[] (and by_language_ids[]) filter by them (an unknown id: an empty list, as
 // go~mus answers; a non-numeric one: a 422 naming the field). The catalogue file keeps naming
 // categories by their text. Also the go~mus calls that came with it: /events/:id/calendar (the
 // obsolete form of /calendar?by_event_ids[]=) and /dates/languages.
@@ -112,10 +112,27 @@ describe('filters by category', () => {
     assert.deepEqual((await ok('/events?by_categories[]=Nope')).events, []);
   });
 
+  test('by_language_ids[] on /events, /tours, /dates, /events/:id/dates, /calendar', async () => {
+    const langs = (await ok('/dates/languages?start_at=2027-03-01&end_at=2027-03-31')).languages as Array<{ id: number; name: string }>;
+    const de = langs.find((l) => l.name === 'Deutsch')!.id;
+    const english = langs.find((l) => l.name === 'English')!.id;
+    assert.deepEqual(ids((await ok(`/events?by_language_ids[]=${english}`)).events), [workshop]);
+    assert.deepEqual(ids((await ok(`/tours?by_language_ids[]=${de}`)).tours), [tour]);
+    assert.deepEqual((await ok(`/tours?by_language_ids[]=${english}`)).tours, []);
+    const range = 'start_at=2027-03-01&end_at=2027-03-31';
+    assert.deepEqual((await ok(`/dates?${range}&by_language_ids[]=${de}`)).dates.map((d: { event_id: number }) => d.event_id), [guided]);
+    assert.deepEqual((await ok(`/events/${guided}/dates?${range}&by_language_ids[]=${english}`)).dates, []);
+    assert.equal((await ok(`/events/${guided}/dates?${range}&by_language_ids[]=${de}`)).dates.length, 1);
+    assert.deepEqual((await ok(`/calendar?start_at=2027-03-10&end_at=2027-03-11&by_language_ids[]=${english}`)).data, { '2027-03-10': false, '2027-03-11': true });
+    assert.deepEqual((await ok('/events?by_language_ids[]=999999')).events, []);
+  });
+
   test('a non-numeric id is a 422 naming the field', async () => {
-    const r = await get('/events?by_category_ids[]=abc');
-    assert.equal(r.status, 422);
-    assert.match(JSON.stringify(r.body), /by_category_ids/);
+    for (const [url, field] of [['/events?by_category_ids[]=abc', 'by_category_ids'], ['/tours?by_category_ids[]=0', 'by_category_ids'], ['/dates?by_language_ids[]=x', 'by_language_ids']]) {
+      const r = await get(url!);
+      assert.equal(r.status, 422, url);
+      assert.match(JSON.stringify(r.body), new RegExp(field!), url);
+    }
   });
 });
 

@@ -6,12 +6,14 @@ import { paging, resolveLocale, titleMatches, type ListInput, type Page } from '
 import type { View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 import { categoryFilter } from './categories.ts';
+import { dateLanguageFilter } from './languageFilter.ts';
 
 export interface ListDatesInput extends ListInput, RangeInput {
   by_event_ids?: number[] | undefined;
   by_museum_ids?: number[] | undefined;
   by_category_ids?: number[] | undefined;
   by_categories?: string[] | undefined;
+  by_language_ids?: number[] | undefined;
 }
 
 /** Dates of every event the caller sees, in a range of instance-zone days (default: rest of month). */
@@ -29,6 +31,7 @@ export function datesWhere(ctx: Ctx, input: Omit<ListDatesInput, keyof RangeInpu
     input.by_event_ids?.length ? inArray(eventDates.eventId, input.by_event_ids) : undefined,
     input.by_museum_ids?.length ? inArray(events.museumId, input.by_museum_ids) : undefined,
     categoryFilter(events.categoryId, input, 'event'),
+    dateLanguageFilter(input.by_language_ids),
     titleMatches(events.title, input.q),
   );
 }

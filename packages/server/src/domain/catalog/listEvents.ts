@@ -6,6 +6,7 @@ import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page 
 import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
 import { eventView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
+import { eventLanguageFilter } from './languageFilter.ts';
 import { categoryFilter, categorySql, type CategoryRef } from './categories.ts';
 
 export interface ListEventsInput extends ListInput {
@@ -14,6 +15,7 @@ export interface ListEventsInput extends ListInput {
   by_featured?: boolean | undefined;
   by_category_ids?: number[] | undefined;
   by_categories?: string[] | undefined;
+  by_language_ids?: number[] | undefined;
 }
 
 export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page<View>> {
@@ -25,6 +27,7 @@ export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page
     input.by_exhibition_ids?.length ? inIds(events.exhibitionId, input.by_exhibition_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(events.featured, input.by_featured),
     categoryFilter(events.categoryId, input, 'event'),
+    eventLanguageFilter(input.by_language_ids),
     titleMatches(events.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).

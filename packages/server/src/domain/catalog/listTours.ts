@@ -6,6 +6,7 @@ import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page 
 import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
 import { tourView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
+import { tourLanguageFilter } from './languageFilter.ts';
 import { categoryFilter, categorySql, type CategoryRef } from './categories.ts';
 
 export interface ListToursInput extends ListInput {
@@ -14,6 +15,7 @@ export interface ListToursInput extends ListInput {
   by_featured?: boolean | undefined;
   by_category_ids?: number[] | undefined;
   by_categories?: string[] | undefined;
+  by_language_ids?: number[] | undefined;
 }
 
 export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<View>> {
@@ -25,6 +27,7 @@ export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<V
     input.by_exhibition_ids?.length ? inIds(tours.exhibitionId, input.by_exhibition_ids) : undefined,
     input.by_featured === undefined ? undefined : eq(tours.featured, input.by_featured),
     categoryFilter(tours.categoryId, input, 'tour'),
+    tourLanguageFilter(input.by_language_ids),
     titleMatches(tours.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).

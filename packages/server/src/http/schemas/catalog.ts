@@ -13,8 +13,9 @@ const NText = Nullable(Text);
 export const LanguageRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 /** go~mus tag object: an event's or tour's category (GET /events/categories, /tours/categories). */
 export const CategoryRef = Type.Object({ id: Type.Integer(), name: Type.String() });
-/** go~mus `by_category_ids[]` and `by_categories[]` (names): a record matching either is listed. */
-export const CategoryQuery = {
+/** go~mus tag filters Atrium keeps: `by_language_ids[]`, `by_category_ids[]` and `by_categories[]` (names; a record matching either category filter is listed). */
+export const TagFilters = {
+  by_language_ids: Type.Optional(IdList),
   by_category_ids: Type.Optional(IdList),
   by_categories: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500, description: 'Category names.' })),
 };

@@ -10,7 +10,7 @@ import { listEventDates } from '../../../domain/catalog/listEventDates.ts';
 import { listEvents } from '../../../domain/catalog/listEvents.ts';
 import { updateEvent } from '../../../domain/catalog/updateEvent.ts';
 import { updateEventDate } from '../../../domain/catalog/updateEventDate.ts';
-import { CategoryQuery, DateString, Event, EventDate, Id, IdList, ListQuery, listOf, OneQuery, oneOf } from '../../schemas/catalog.ts';
+import { TagFilters, DateString, Event, EventDate, Id, IdList, ListQuery, listOf, OneQuery, oneOf } from '../../schemas/catalog.ts';
 import { EventBody, EventDateBody, EventDateCreateBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
 import { datesReadConfig, readConfig, unwrap, writeConfig } from './common.ts';
@@ -29,7 +29,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: readConfig,
     schema: {
       tags, summary: 'Events the caller may see',
-      querystring: Type.Object({ ...ListQuery, by_exhibition_ids: Type.Optional(IdList), by_featured: Type.Optional(Type.Boolean()), ...CategoryQuery }),
+      querystring: Type.Object({ ...ListQuery, by_exhibition_ids: Type.Optional(IdList), by_featured: Type.Optional(Type.Boolean()), ...TagFilters }),
       response: { 200: listOf('events', Event), ...errorResponses(401, 422) },
     },
   }, async (req) => {
@@ -44,7 +44,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: datesReadConfig,
     schema: {
       tags, summary: 'Dates of an event: `date`, or start_at..end_at (at most 31 days; default today to end of month)', params: IdParam,
-      querystring: Type.Object({ ...PageQuery, locale: ListQuery.locale, ...Range }),
+      querystring: Type.Object({ ...PageQuery, locale: ListQuery.locale, ...Range, by_language_ids: Type.Optional(IdList) }),
       response: { 200: listOf('dates', EventDate), ...errorResponses(401, 404, 422) },
     },
   }, async (req) => {
@@ -59,7 +59,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: datesReadConfig,
     schema: {
       tags, summary: 'Event dates of every visible event (default today to end of month, instance zone)',
-      querystring: Type.Object({ ...ListQuery, start_at: Range.start_at, end_at: Range.end_at, by_event_ids: Type.Optional(IdList), ...CategoryQuery }),
+      querystring: Type.Object({ ...ListQuery, start_at: Range.start_at, end_at: Range.end_at, by_event_ids: Type.Optional(IdList), ...TagFilters }),
       response: { 200: listOf('dates', EventDate), ...errorResponses(401, 422) },
     },
   }, async (req) => {

@@ -9,7 +9,7 @@ import { getEventCalendar } from '../../../domain/catalog/getEventCalendar.ts';
 import { getEventCalendarOf } from '../../../domain/catalog/getEventCalendarOf.ts';
 import { listDateLanguages } from '../../../domain/catalog/listDateLanguages.ts';
 import { getTourPrices } from '../../../domain/catalog/getTourPrices.ts';
-import { CategoryQuery, CategoryRef, DateString, IdList, LanguageRef, ListQuery } from '../../schemas/catalog.ts';
+import { TagFilters, CategoryRef, DateString, IdList, LanguageRef, ListQuery } from '../../schemas/catalog.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 import { datesReadConfig, readConfig } from './common.ts';
 
@@ -45,7 +45,7 @@ const PricesQuery = Type.Object({
 
 /** The filters of GET /dates, shared by the calendars and /dates/languages. */
 const DatesFilters = {
-  q: ListQuery.q, locale: ListQuery.locale, by_museum_ids: ListQuery.by_museum_ids, ...CategoryQuery,
+  q: ListQuery.q, locale: ListQuery.locale, by_museum_ids: ListQuery.by_museum_ids, ...TagFilters,
   start_at: Type.Optional(DateString), end_at: Type.Optional(DateString),
 };
 const CalendarQuery = {

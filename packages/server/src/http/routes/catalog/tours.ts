@@ -6,7 +6,7 @@ import { getTour } from '../../../domain/catalog/getTour.ts';
 import { listLanguages } from '../../../domain/catalog/listLanguages.ts';
 import { listTours } from '../../../domain/catalog/listTours.ts';
 import { updateTour } from '../../../domain/catalog/updateTour.ts';
-import { CategoryQuery, IdList, LanguageRef, ListQuery, listOf, OneQuery, oneOf, Tour } from '../../schemas/catalog.ts';
+import { TagFilters, IdList, LanguageRef, ListQuery, listOf, OneQuery, oneOf, Tour } from '../../schemas/catalog.ts';
 import { Language, LanguageBody, TourBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 import { readConfig, unwrap, writeConfig } from './common.ts';
@@ -19,7 +19,7 @@ export const tourRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: readConfig,
     schema: {
       tags, summary: 'Tours the caller may see',
-      querystring: Type.Object({ ...ListQuery, by_exhibition_ids: Type.Optional(IdList), by_featured: Type.Optional(Type.Boolean()), ...CategoryQuery }),
+      querystring: Type.Object({ ...ListQuery, by_exhibition_ids: Type.Optional(IdList), by_featured: Type.Optional(Type.Boolean()), ...TagFilters }),
       response: { 200: listOf('tours', Tour), ...errorResponses(401, 422) },
     },
   }, async (req) => {
