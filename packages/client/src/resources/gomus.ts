@@ -1,5 +1,6 @@
 // go~mus drop-in reads (docs/gomus-compatibility.md): the event calendar, a tour's price list,
-// the event/tour tag collections and the order-token document links. The answer types are
+// the event/tour categories and tag collections, the languages of the dates and the order-token
+// document links. The answer types are
 // spelled out here, as the server's route schemas define them (routes/catalog/gomus.ts,
 // routes/documents/gomus.ts).
 import type { Core, ReadOptions } from '../core.ts';
@@ -13,6 +14,9 @@ export type DocumentLink = 'tickets' | 'events' | 'tours' | 'invoice';
 
 const EP = {
   calendar: endpoint('GET', '/calendar', master),
+  eventCalendar: endpoint('GET', '/events/{id}/calendar', master),
+  dateLanguages: endpoint('GET', '/dates/languages', master),
+  categories: { events: endpoint('GET', '/events/categories', master), tours: endpoint('GET', '/tours/categories', master) },
   tourPrices: endpoint('GET', '/tours/{id}/prices', master),
   tags: Object.fromEntries(
     (['events', 'tours'] as const).map((of) => [of, Object.fromEntries(TAG_COLLECTIONS.map((k) => [k, endpoint('GET', `/${of}/${k}`, master)]))]),
@@ -35,14 +39,26 @@ export interface CalendarDate {
   bookable: boolean;
   seats: { max: number; booked: number; available: number };
 }
-export interface EventCalendarQuery {
+/** The filters of go~mus `GET /dates`, shared by the calendars and `/dates/languages`. */
+export interface DatesFilters {
   start_at?: string;
   end_at?: string;
-  depth?: 'any' | 'all';
   by_event_ids?: number[];
   by_museum_ids?: number[];
+  by_category_ids?: number[];
+  /** Category names. */
+  by_categories?: string[];
+  by_language_ids?: number[];
   q?: string;
   locale?: string | string[];
+}
+export interface EventCalendarQuery extends DatesFilters {
+  depth?: 'any' | 'all';
+}
+/** go~mus tag object: a category or a language. */
+export interface Tag {
+  id: number;
+  name: string;
 }
 export interface TourPrices {
   prices: Array<{ group: boolean; optional: boolean; price_cents: number; vat_pct: number }>;
@@ -57,6 +73,21 @@ export class Gomus {
   /** go~mus `GET /calendar`: per day whether an event date can be booked, or (depth=all) the dates. */
   async eventCalendar(query: EventCalendarQuery = {}, o: ReadOptions = {}): Promise<Record<string, boolean | Array<{ date: CalendarDate }>>> {
     return ((await this.core.json(EP.calendar, { ...o, query })) as { data: Record<string, boolean | Array<{ date: CalendarDate }>> }).data;
+  }
+
+  /** go~mus's older `GET /events/:id/calendar`: the same answer as `eventCalendar({ by_event_ids: [id] })`. */
+  async eventCalendarOf(id: number, query: Omit<EventCalendarQuery, 'by_event_ids'> = {}, o: ReadOptions = {}): Promise<Record<string, boolean | Array<{ date: CalendarDate }>>> {
+    return ((await this.core.json(EP.eventCalendar, { ...o, params: { id }, query })) as { data: Record<string, boolean | Array<{ date: CalendarDate }>> }).data;
+  }
+
+  /** go~mus `GET /events/categories` / `GET /tours/categories`: the categories of what the caller can see. */
+  async categories(of: 'events' | 'tours', o: ReadOptions = {}): Promise<Tag[]> {
+    return ((await this.core.json(EP.categories[of], o)) as { categories: Tag[] }).categories;
+  }
+
+  /** go~mus `GET /dates/languages`: the languages of the dates `GET /dates` lists with these filters. */
+  async dateLanguages(query: DatesFilters = {}, o: ReadOptions = {}): Promise<Tag[]> {
+    return ((await this.core.json(EP.dateLanguages, { ...o, query })) as { languages: Tag[] }).languages;
   }
 
   /** go~mus `GET /tours/:id/prices`. */
