@@ -46,21 +46,13 @@ export function datesCond(where: SQL | undefined, range: { from: Date; to: Date 
 export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from: Date; to: Date }, pg: Paging, L: LocaleMode): Promise<Page<View>> {
   const cond = datesCond(where, range);
   // The page and the total in one statement (count(*) over (), as pageQuery.ts); a page past the
-  // end has no row to carry the total and counts on its own.
-  const rows = await ctx.db
-    .select({
-      date: eventDates,
-      event: events,
-      zone: museums.timeZone,
-      language: { id: languages.id, name: languages.name },
-      category: { id: categories.id, name: categories.name },
-      total: sql<number>`count(*) over ()`.mapWith(Number),
-    })
+  // end has no row to carry the total and counts on its own. The window counts ids only and the
+  // page's 25 dates are joined back for their columns: a window over the whole joined rows
+  // copied every date of the range with its event into its buffer (ADR 0026).
+  const page = ctx.db
+    .select({ id: sql<number>`${eventDates.id}`.as('page_id'), total: sql<number>`count(*) over ()`.as('page_total') })
     .from(eventDates)
     .innerJoin(events, eq(events.id, eventDates.eventId))
-    .innerJoin(museums, eq(museums.id, events.museumId))
-    .leftJoin(languages, eq(languages.id, eventDates.languageId))
-    .leftJoin(categories, eq(categories.id, events.categoryId))
     .where(cond)
     // `id + 0`, not `id`: with a LIMIT the planner walks the primary key in id order and filters
     // every date of the catalogue, not seeing that the window count reads them all anyway
@@ -68,7 +60,24 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
     // sorts the few hundred dates of the range (EXPLAIN ANALYZE, bench/README.md).
     .orderBy(sql`${eventDates.id} + 0`)
     .limit(pg.perPage)
-    .offset(pg.offset);
+    .offset(pg.offset)
+    .as('page');
+  const rows = await ctx.db
+    .select({
+      date: eventDates,
+      event: events,
+      zone: museums.timeZone,
+      language: { id: languages.id, name: languages.name },
+      category: { id: categories.id, name: categories.name },
+      total: sql<number>`${page.total}`.mapWith(Number),
+    })
+    .from(page)
+    .innerJoin(eventDates, eq(eventDates.id, page.id))
+    .innerJoin(events, eq(events.id, eventDates.eventId))
+    .innerJoin(museums, eq(museums.id, events.museumId))
+    .leftJoin(languages, eq(languages.id, eventDates.languageId))
+    .leftJoin(categories, eq(categories.id, events.categoryId))
+    .orderBy(eventDates.id);
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && pg.offset > 0) {
     const [c] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(eventDates).innerJoin(events, eq(events.id, eventDates.eventId)).where(cond);
