@@ -7,8 +7,23 @@ import { freeHolds, ticketDayHasRoom, usage, visibleTickets } from './internal.t
 
 export const MAX_CALENDAR_DAYS = 31;
 
+// The same few ranges are asked over and over (this month, the next 31 days): each is spelled
+// out once. Only valid ranges are kept; the arrays are shared, so callers never mutate them.
+const ranges = new Map<string, string[]>();
+
 /** start_at/end_at as dates: defaults today → end of that month; at most 31 days. */
 export function calendarRange(today: string, startAtIn?: string, endAtIn?: string): string[] {
+  const key = `${today}|${startAtIn ?? ''}|${endAtIn ?? ''}`;
+  let dates = ranges.get(key);
+  if (!dates) {
+    dates = spellRange(today, startAtIn, endAtIn);
+    if (ranges.size >= 1_000) ranges.clear();
+    ranges.set(key, dates);
+  }
+  return dates;
+}
+
+function spellRange(today: string, startAtIn?: string, endAtIn?: string): string[] {
   // A full timestamp is accepted too; only its (local) date part counts.
   const day = (v?: string) => (v && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : v);
   const startAt = day(startAtIn);
@@ -32,8 +47,11 @@ export async function getTicketCalendar(
   const now = ctx.clock.now();
   const tix = await visibleTickets(ctx, input.ticketIds?.length ? input.ticketIds : null);
   const dates = calendarRange(localDateOf(now, tix[0]?.zone ?? ctx.config.zone), input.startAt, input.endAt);
-  const out = new Map(dates.map((d) => [d, false]));
-  if (tix.length === 0) return out;
+  const out = new Map<string, boolean>();
+  if (tix.length === 0) {
+    for (const d of dates) out.set(d, false);
+    return out;
+  }
   const u = await usage(ctx, now, tix, dates, await freeHolds(ctx, input.reservations));
   for (const d of dates) out.set(d, tix.some((t) => ticketDayHasRoom(t, d, now, u)));
   return out;

@@ -70,43 +70,87 @@ export function quotaLeft(q: QuotaOnDate, key: Date, u: DayUsage): number {
  * booked that day at all (outside validity, a quota closed, the museum closed). Past slots have 0 left.
  */
 export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): SlotLeft[] {
-  const out: SlotLeft[] = [];
-  eachSlot(t, date, now, u, (s) => {
-    out.push(s);
+  const slots = slotPlan(t, date, u);
+  if (slots.length === 0) return [];
+  const past = pastTest(t, date, now);
+  return slots.map((s) => ({ start: s.start, left: past(s) ? 0 : left(t, s, u) }));
+}
+
+/**
+ * Whether any slot of `ticketDay` has something left: the same slots, stopped at the first one
+ * with room (a 31-day calendar asks this per day; most days answer at their first slot).
+ */
+export function ticketDayHasRoom(t: TicketRow, date: string, now: Date, u: DayUsage): boolean {
+  const slots = slotPlan(t, date, u);
+  if (slots.length === 0) return false;
+  const past = pastTest(t, date, now);
+  for (const s of slots) if (!past(s) && left(t, s, u) > 0) return true;
+  return false;
+}
+
+/**
+ * A ticket's sellable slots on a date with what each needs from used capacity: the used-capacity
+ * key and the capacity of each of its quota slots. Everything in it comes from master data (the
+ * ticket, its quotas on the date, the museum's schedule), so with the process memo it is built
+ * once per catalogue change and shared by every request; the live part (used capacity, now) is
+ * applied per request (ticketDay, ticketDayHasRoom). Without the memo every request builds its own.
+ */
+interface PlannedSlot {
+  start: Date;
+  keys: string[];
+  caps: number[];
+}
+interface SlotPlan {
+  ticket: TicketRow;
+  date: string;
+  schedule: Schedule | undefined;
+  slots: PlannedSlot[];
+}
+// Keyed by the memoised quota list of the ticket on the date (one array per ticket and date);
+// the entry is used only for the same ticket row and schedule objects, so a reloaded catalogue
+// or schedule (new objects) is never answered from an old plan.
+const plans = new WeakMap<readonly QuotaOnDate[], SlotPlan>();
+
+function slotPlan(t: TicketRow, date: string, u: DayUsage): PlannedSlot[] {
+  const qs = u.quotas.get(date)?.get(t.id);
+  const schedule = u.schedules.get(t.museumId);
+  const known = qs && plans.get(qs);
+  if (known && known.ticket === t && known.date === date && known.schedule === schedule) return known.slots;
+  const slots = planSlots(t, date, qs ?? [], schedule);
+  if (qs) plans.set(qs, { ticket: t, date, schedule, slots });
+  return slots;
+}
+
+function planSlots(t: TicketRow, date: string, qs: readonly QuotaOnDate[], sched: Schedule | undefined): PlannedSlot[] {
+  if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return [];
+  if (qs.some((q) => q.capacity === null)) return [];
+  const isSlot = t.ticketType === 'time_slot' && t.entryDuration;
+  // Slots the sellability rule refuses (outside hours, closed) are not offered at all.
+  const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
+  const mode = isSlot ? 'entry' : 'day';
+  const endOf = (start: Date) => (isSlot ? new Date(start.getTime() + t.entryDuration! * 60_000) : zonedInstant(date, t.lastEntry, t.zone));
+  const out: PlannedSlot[] = [];
+  eachTicketSlot(t, date, t.zone, (start) => {
+    if (!isSellable(sched, target, mode, start, endOf(start), date)) return false;
+    const keys = qs.map((q) => quotaSlotKey(q.kind, start, t.zone));
+    out.push({ start, keys: keys.map((k, i) => slotKey(qs[i]!.quotaId, k)), caps: keys.map((k, i) => capacityAt(qs[i]!, k)) });
     return false;
   });
   return out;
 }
 
-/**
- * Whether any slot of `ticketDay` has something left: the same walk, stopped at the first such
- * slot (a 31-day calendar asks this per day; most days answer at their first slot).
- */
-export function ticketDayHasRoom(t: TicketRow, date: string, now: Date, u: DayUsage): boolean {
-  return eachSlot(t, date, now, u, (s) => s.left > 0);
+/** A time slot is past once it has started; a day ticket's slot, once its date is over. */
+function pastTest(t: TicketRow, date: string, now: Date): (s: PlannedSlot) => boolean {
+  if (t.ticketType === 'time_slot' && t.entryDuration) return (s) => s.start < now;
+  const past = date < localDateOf(now, t.zone);
+  return () => past;
 }
 
-/** Visits the sellable slots of the day in order until `visit` returns true (then true). */
-function eachSlot(t: TicketRow, date: string, now: Date, u: DayUsage, visit: (s: SlotLeft) => boolean): boolean {
-  if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return false;
-  const qs = u.quotas.get(date)?.get(t.id) ?? [];
-  if (qs.some((q) => q.capacity === null)) return false;
-  const isSlot = t.ticketType === 'time_slot' && t.entryDuration;
-  const today = localDateOf(now, t.zone);
-  // Slots the sellability rule refuses (outside hours, closed) are not offered at all.
-  const sched = u.schedules.get(t.museumId);
-  const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
-  const mode = isSlot ? 'entry' : 'day';
-  const endOf = (start: Date) => (isSlot ? new Date(start.getTime() + t.entryDuration! * 60_000) : zonedInstant(date, t.lastEntry, t.zone));
-  return eachTicketSlot(t, date, t.zone, (start) => {
-    if (!isSellable(sched, target, mode, start, endOf(start), date)) return false;
-    const past = isSlot ? start < now : date < today;
-    // No quota: unlimited; the most one booking may take is the ticket's max_persons.
-    let left = t.maxPersons;
-    if (qs.length > 0) {
-      left = Infinity;
-      for (const q of qs) left = Math.min(left, quotaLeft(q, quotaSlotKey(q.kind, start, t.zone), u));
-    }
-    return visit({ start, left: past ? 0 : left });
-  });
+/** What the caller can still book from a slot: quotaLeft() of each quota, with key and capacity planned. */
+function left(t: TicketRow, s: PlannedSlot, u: DayUsage): number {
+  // No quota: unlimited; the most one booking may take is the ticket's max_persons.
+  if (s.keys.length === 0) return t.maxPersons;
+  let n = Infinity;
+  for (let i = 0; i < s.keys.length; i++) n = Math.min(n, Math.max(0, s.caps[i]! - (u.used.get(s.keys[i]!) ?? 0)));
+  return n;
 }
