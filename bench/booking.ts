@@ -3,6 +3,10 @@
 //   npx tsx bench/booking.ts            (embedded PostgreSQL in a temp dir)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/booking.ts
 //   BENCH_SECONDS=8 (per scenario)
+//   BENCH_ONLY=calendar runs only the scenarios whose name contains it
+//   BENCH_BEFORE=<dir>: another checkout (e.g. `git archive <commit> | tar -x -C <dir>`, with
+//   node_modules linked) served beside this one; the calendar scenario then alternates
+//   before/this build for BENCH_ROUNDS rounds (default 3), each paired with the baseline
 //   BENCH_OUTBOX=0 skips the outbox comparison; BENCH_OUTBOX_WORKER=1 adds the pair with the worker
 //   delivering in the server (see "Outbox cost" below)
 // Prints req/s, p50/p99 (ms), server RSS and the ratio to the baseline, and for the outbox pair the
@@ -68,12 +72,33 @@ await scenario(
   { url: `${atrium.base}/api/v4/tickets/capacities?ticket_ids=${ticketId},${reducedId}&date=${availDate}`, connections: 50, seconds: SECONDS, headers: auth },
   { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
 );
-await scenario(
-  'availability /tickets/calendar (31 days), 50 conn',
-  'p99 ≤ 25 ms, ≥ 80 % of bare SELECT',
-  { url: `${atrium.base}/api/v4/tickets/calendar?by_ticket_ids=${ticketId}&start_at=${availDate}&end_at=${addDays(availDate, 30)}`, connections: 50, seconds: SECONDS, headers: auth },
-  { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` },
-);
+const calendar = (base: string): LoadSpec => ({
+  url: `${base}/api/v4/tickets/calendar?by_ticket_ids=${ticketId}&start_at=${availDate}&end_at=${addDays(availDate, 30)}`,
+  connections: 50,
+  seconds: SECONDS,
+  headers: auth,
+});
+const bareSelect: LoadSpec = { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` };
+if (process.env.BENCH_BEFORE) {
+  // Both builds serve the same database; each round measures both, each paired with the bare
+  // SELECT right after it, so the machine's changing load falls on both alike. The answers must
+  // be the same bytes.
+  const before = await startAtrium(db.url, {}, [], path.resolve(process.env.BENCH_BEFORE));
+  const answer = async (base: string) => (await fetch(calendar(base).url, { headers: auth })).text();
+  const [a, b] = [await answer(before.base), await answer(atrium.base)];
+  process.stdout.write(`  calendar answers ${a === b ? 'identical' : 'DIFFER'} (${b.length} bytes)\n`);
+  const target = 'p99 ≤ 25 ms, ≥ 80 % of bare SELECT';
+  const run = (side: 'before' | 'after', r: number) =>
+    scenario(`${side} (${r}): availability /tickets/calendar (31 days), 50 conn`, target, calendar((side === 'before' ? before : atrium).base), bareSelect);
+  for (let r = 1; r <= Number(process.env.BENCH_ROUNDS ?? 3); r++) {
+    // Which build goes first alternates, so neither always meets the other's leftovers.
+    if (r % 2) await run('before', r), await run('after', r);
+    else await run('after', r), await run('before', r);
+  }
+  await before.stop();
+} else {
+  await scenario('availability /tickets/calendar (31 days), 50 conn', 'p99 ≤ 25 ms, ≥ 80 % of bare SELECT', calendar(atrium.base), bareSelect);
+}
 await scenario(
   'order create+finalize, spread, 50 conn',
   '≥ 1,000 orders/s, ≥ 50 % of bare UPDATE+INSERT',
@@ -172,6 +197,8 @@ for (const [off, on] of [['outbox off', 'outbox on'], ['worker on, outbox off', 
   const b = rel(on!);
   if (a && b) process.stdout.write(`outbox cost (${on}): ${((1 - b / a) * 100).toFixed(1)} % of the orders/s (ratio to baseline ${a.toFixed(2)} → ${b.toFixed(2)}); target < 10 %\n`);
 }
+const [calBefore, calAfter] = [rel('before'), rel('after')];
+if (calBefore && calAfter) process.stdout.write(`calendar, mean ratio to the paired bare SELECT: before ${calBefore.toFixed(2)} → after ${calAfter.toFixed(2)}\n`);
 const cpuOf = (name: string) => {
   const cs = cpu.filter((c) => c.name.startsWith(name));
   return cs.length ? cs.reduce((sum, c) => sum + c.pgMs + c.serverMs, 0) / cs.length : undefined;

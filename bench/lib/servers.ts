@@ -47,9 +47,9 @@ function rss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 // Chrome DevTools or speedscope) — how the figures in bench/README.md were diagnosed.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
 
-async function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
+async function start(args: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<Child> {
   const proc = spawn(process.execPath, [...profile, ...args], {
-    cwd: root,
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -70,12 +70,16 @@ async function start(args: string[], env: Record<string, string>, ready: RegExp)
   };
 }
 
-/** `args` go after `serve --port 0`, e.g. ['--workers', '2']. */
-export function startAtrium(databaseUrl: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
+/**
+ * `args` go after `serve --port 0`, e.g. ['--workers', '2']. `from`: another checkout of the
+ * repository to run instead of this one (an A/B of two builds on the same database and machine).
+ */
+export function startAtrium(databaseUrl: string, env: Record<string, string> = {}, args: string[] = [], from = root): Promise<Child> {
   return start(
     ['packages/server/bin/atrium.js', 'serve', '--port', '0', ...args],
     { DATABASE_URL: databaseUrl, ATRIUM_RESELLER_RATE_LIMIT: '1000000', ATRIUM_USER_RATE_LIMIT: '1000000', ATRIUM_PUBLIC_RATE_LIMIT: '1000000', ATRIUM_ANON_RATE_LIMIT: '1000000', ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0', ATRIUM_WORKER: process.env.BENCH_WORKER ?? 'false', ...env },
     /ready in \d+ ms on http:\/\/127\.0\.0\.1:(\d+)/,
+    from,
   );
 }
 
