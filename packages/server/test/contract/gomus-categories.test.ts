@@ -151,6 +151,12 @@ describe('writes and the catalogue file name categories by text', () => {
     assert.deepEqual((await ok(`/events/${e.id}`, staff)).event.category.id, cat('Workshop').id, 'nothing changed by the refused write');
     const cleared = await write('PUT', `/events/${e.id}`, { event: { category: null } });
     assert.equal(cleared.json().event.category, null);
+    assert.equal((await write('PUT', `/events/${e.id}`, { event: { category: '' } })).json().event.category, null, 'an empty name is none');
+    for (const bad of [{ name: '' }, {}, ['Vortrag']]) {
+      const r = await write('PUT', `/events/${e.id}`, { event: { category: bad } });
+      assert.equal(r.statusCode, 422, `${JSON.stringify(bad)}: ${r.body}`);
+      assert.match(r.body, /category/);
+    }
     const tourByName = await write('PUT', `/tours/${tour}`, { tour: { category: 'Führung' } });
     assert.deepEqual(tourByName.json().tour.category, tourCat);
   });

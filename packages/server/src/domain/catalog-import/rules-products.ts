@@ -146,9 +146,10 @@ function checkEvent(e: EventDoc, path: Path, issues: Issues, plan: Plan, refs: R
   });
 }
 
-/** The file's `category`: a name or `{name}`. */
+/** The file's `category`: a name or `{name}`; an empty name is none, as in the API. */
 function categoryName(c: string | { name: string } | null | undefined): string | null {
-  return c == null ? null : typeof c === 'string' ? c : c.name;
+  const name = c == null ? null : typeof c === 'string' ? c : c.name;
+  return name === '' ? null : name;
 }
 
 function checkTour(t: TourDoc, path: Path, issues: Issues, plan: Plan, refs: Refs): void {

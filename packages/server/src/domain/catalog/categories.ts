@@ -16,7 +16,7 @@ export interface CategoryRef {
   id: number;
   name: string;
 }
-/** What a writer may send as `category`: a name, `{id}`, `{name}`, or null for none. */
+/** What a writer may send as `category`: a name, `{id}`, `{name}`, or null (or "") for none. */
 export type CategoryInput = string | { id?: number | undefined; name?: string | undefined } | null;
 
 export const CATEGORY_NAME_MAX = 200;
@@ -77,7 +77,7 @@ export function categoryInputProblems(c: unknown): string[] {
   if (typeof c !== 'object' || Array.isArray(c)) return bad;
   const { id, name } = c as Record<string, unknown>;
   if (id !== undefined) return Number.isInteger(id) && (id as number) >= 1 && (id as number) <= 2_147_483_647 ? [] : ['category.id must be a category id'];
-  if (typeof name === 'string') return categoryInputProblems(name);
+  if (typeof name === 'string') return name === '' ? ['category.name must not be empty'] : categoryInputProblems(name);
   return bad;
 }
 
@@ -86,7 +86,8 @@ export function categoryInputProblems(c: unknown): string[] {
  * a category of this kind (else a problem is returned with id null), a name is found or created.
  */
 export async function resolveCategory(tx: DbOrTx, kind: CategoryKind, c: CategoryInput | undefined): Promise<{ id: number | null; problems: string[] }> {
-  if (c === null || c === undefined) return { id: null, problems: [] };
+  // An empty name is no category (the HTTP layer already reads "" as null).
+  if (c === null || c === undefined || c === '') return { id: null, problems: [] };
   if (typeof c === 'object' && c.id !== undefined) {
     const [row] = await tx.select({ id: categories.id }).from(categories).where(and(eq(categories.id, c.id), eq(categories.kind, kind)));
     return row ? { id: row.id, problems: [] } : { id: null, problems: [`category ${c.id} is not a known ${kind} category`] };

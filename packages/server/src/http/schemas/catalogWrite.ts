@@ -71,8 +71,8 @@ export const Language = Type.Object({ id: Type.Integer(), code: Type.String(), n
 
 /** A category by name (found or created), by `{id}`, or `{name}`; null for none. */
 const CategoryBody = Nullable(
-  Type.Union([Type.String({ maxLength: 200 }), Type.Object({ id: Int(1) }), Type.Object({ name: Type.String({ maxLength: 200 }) })], {
-    description: 'A category name (created when new), {"id": …} of an existing category of this kind, or {"name": …}.',
+  Type.Union([Type.String({ maxLength: 200 }), Type.Object({ id: Int(1) }), Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })], {
+    description: 'A category name (created when new; "" is none), {"id": …} of an existing category of this kind, or {"name": …}.',
   }),
 );
 
