@@ -33,6 +33,33 @@ export function columnsOf(table: PgTable): SQL {
   return s;
 }
 
+const prefixed = new WeakMap<PgTable, Map<string, { sql: SQL; keys: Array<[string, string]> }>>();
+
+/**
+ * Like `columnsOf`, with each alias prefixed (`"events"."title" as "e.title"`), for a statement
+ * that selects several tables whose property names overlap (id, active, …); `pick` takes one
+ * table's record back out of such a row. Rendered once per table and prefix.
+ */
+export function prefixedColumnsOf(table: PgTable, prefix: string): { sql: SQL; keys: Array<[string, string]> } {
+  let byPrefix = prefixed.get(table);
+  if (!byPrefix) prefixed.set(table, (byPrefix = new Map()));
+  let p = byPrefix.get(prefix);
+  if (!p) {
+    const entries = Object.entries(getTableColumns(table));
+    const cols = entries.map(([key, col]) => sql`${col} as ${sql.identifier(prefix + key)}`);
+    p = { sql: sql.raw(dialect.sqlToQuery(sql.join(cols, sql`, `)).sql), keys: entries.map(([key]) => [prefix + key, key]) };
+    byPrefix.set(prefix, p);
+  }
+  return p;
+}
+
+/** One table's record from a row selected with `prefixedColumnsOf`. */
+export function pick<R>(row: Record<string, unknown>, keys: Array<[string, string]>): R {
+  const out: Record<string, unknown> = {};
+  for (const [alias, key] of keys) out[key] = row[alias];
+  return out as R;
+}
+
 /**
  * `col = any($1::int[])`: like inArray, but one parameter whatever the number of ids, so the
  * statement's text (and its prepared name) does not change with the length of an ids filter.
