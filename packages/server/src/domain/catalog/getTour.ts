@@ -7,16 +7,16 @@ import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
 import { columnsOf, rowsOf } from './pageQuery.ts';
 import { tourView, type View } from './views.ts';
 import { isVisibleTo } from './visibility.ts';
-import { categorySql, type CategoryRef } from './categories.ts';
+import { categoryNameSql, categoryRef } from './categories.ts';
 
 export async function getTour(ctx: Ctx, input: { id: number; locale?: string | string[] | undefined }): Promise<View> {
   const L = resolveLocale(ctx, input.locale);
   // The row and its languages in one statement; an invisible tour is "not found" like a missing
   // one (lookups.ts), by the one visibility rule (visibility.ts).
-  const [r] = await rowsOf<typeof tours.$inferSelect & { languages: LanguageRef[]; category: CategoryRef | null }>(
+  const [r] = await rowsOf<typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(
     ctx.db,
-    sql`select ${columnsOf(tours)}, ${tourLanguagesSql(tours.id)} as "languages", ${categorySql(tours.categoryId)} as "category" from ${tours} where ${tours.id} = ${input.id}`,
+    sql`select ${columnsOf(tours)}, ${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(tours.categoryId)} as "categoryName" from ${tours} where ${tours.id} = ${input.id}`,
   );
   if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('tour');
-  return tourView(ctx.principal, r, L, { languages: r.languages, category: r.category });
+  return tourView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r) });
 }

@@ -7,7 +7,7 @@ import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
 import { eventView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 import { eventLanguageFilter } from './languageFilter.ts';
-import { categoryFilter, categorySql, type CategoryRef } from './categories.ts';
+import { categoryFilter, categoryNameSql, categoryRef } from './categories.ts';
 
 export interface ListEventsInput extends ListInput {
   by_museum_ids?: number[] | undefined;
@@ -31,13 +31,13 @@ export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page
     titleMatches(events.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof events.$inferSelect & { languages: LanguageRef[]; category: CategoryRef | null }>(ctx.db, {
+  const { rows, total } = await pageRows<typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(ctx.db, {
     table: events,
     where,
-    extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categorySql(sql`${events}."categoryId"`)} as "category"`,
+    extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
     order: sql`${events.id}`,
     limit: pg.perPage,
     offset: pg.offset,
   });
-  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: e.languages, category: e.category })), total, pg);
+  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: e.languages, category: categoryRef(e) })), total, pg);
 }

@@ -7,7 +7,7 @@ import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
 import { tourView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 import { tourLanguageFilter } from './languageFilter.ts';
-import { categoryFilter, categorySql, type CategoryRef } from './categories.ts';
+import { categoryFilter, categoryNameSql, categoryRef } from './categories.ts';
 
 export interface ListToursInput extends ListInput {
   by_museum_ids?: number[] | undefined;
@@ -31,13 +31,13 @@ export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<V
     titleMatches(tours.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof tours.$inferSelect & { languages: LanguageRef[]; category: CategoryRef | null }>(ctx.db, {
+  const { rows, total } = await pageRows<typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(ctx.db, {
     table: tours,
     where,
-    extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categorySql(sql`${tours}."categoryId"`)} as "category"`,
+    extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName"`,
     order: sql`${tours.id}`,
     limit: pg.perPage,
     offset: pg.offset,
   });
-  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: t.languages, category: t.category })), total, pg);
+  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: t.languages, category: categoryRef(t) })), total, pg);
 }
