@@ -50,6 +50,8 @@ const auth = { authorization: `Bearer ${token}` };
 
 type Row = { scenario: string; atrium: LoadResult; baseline: LoadResult; rssMb: number; target: string };
 const rows: Row[] = [];
+// CPU per request of the runs that measure it (outbox pair, calendar A/B).
+const cpu: Array<CpuPerRequest & { name: string }> = [];
 // BENCH_ONLY=spread (a substring of the scenario names) runs only the matching scenarios.
 const only = process.env.BENCH_ONLY;
 async function scenario(name: string, target: string, a: LoadSpec, b: LoadSpec) {
@@ -79,17 +81,28 @@ const calendar = (base: string): LoadSpec => ({
   headers: auth,
 });
 const bareSelect: LoadSpec = { url: `${baseline.base}/select/1`, connections: 50, seconds: SECONDS, path: () => `/select/${1 + Math.floor(Math.random() * 2000)}` };
-if (process.env.BENCH_BEFORE) {
+const calendarName = 'availability /tickets/calendar (31 days), 50 conn';
+if (process.env.BENCH_BEFORE && (!only || calendarName.includes(only))) {
   // Both builds serve the same database; each round measures both, each paired with the bare
-  // SELECT right after it, so the machine's changing load falls on both alike. The answers must
-  // be the same bytes.
+  // SELECT right after it, so the machine's changing load falls on both alike, and records the
+  // CPU per request (server process, PostgreSQL backends), which the neighbours' load moves far
+  // less than req/s. The answers must be the same bytes.
   const before = await startAtrium(db.url, {}, [], path.resolve(process.env.BENCH_BEFORE));
   const answer = async (base: string) => (await fetch(calendar(base).url, { headers: auth })).text();
   const [a, b] = [await answer(before.base), await answer(atrium.base)];
   process.stdout.write(`  calendar answers ${a === b ? 'identical' : 'DIFFER'} (${b.length} bytes)\n`);
   const target = 'p99 ≤ 25 ms, ≥ 80 % of bare SELECT';
-  const run = (side: 'before' | 'after', r: number) =>
-    scenario(`${side} (${r}): availability /tickets/calendar (31 days), 50 conn`, target, calendar((side === 'before' ? before : atrium).base), bareSelect);
+  const run = async (side: 'before' | 'after', r: number) => {
+    const server = side === 'before' ? before : atrium;
+    const name = `${side} (${r}): ${calendarName}`;
+    await load({ ...calendar(server.base), seconds: 2 });
+    let result: LoadResult | undefined;
+    const c = await cpuPerRequest(orm, server.pid, async () => (result = await load(calendar(server.base))));
+    await load({ ...bareSelect, seconds: 2 });
+    rows.push({ scenario: name, atrium: result!, baseline: await load(bareSelect), rssMb: server.rssMb(), target });
+    cpu.push({ name, ...c });
+    process.stdout.write(`  ${name}: ${result!.rps} req/s (baseline ${rows.at(-1)!.baseline.rps}), server ${c.serverMs} ms + PostgreSQL ${c.pgMs} ms CPU per request\n`);
+  };
   for (let r = 1; r <= Number(process.env.BENCH_ROUNDS ?? 3); r++) {
     // Which build goes first alternates, so neither always meets the other's leftovers.
     if (r % 2) await run('before', r), await run('after', r);
@@ -127,7 +140,6 @@ const outbox = async (on: boolean) => {
   }
 };
 let delivered = 0;
-const cpu: Array<CpuPerRequest & { name: string }> = [];
 const receiver = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => (delivered++, res.writeHead(204).end()));
@@ -199,6 +211,11 @@ for (const [off, on] of [['outbox off', 'outbox on'], ['worker on, outbox off', 
 }
 const [calBefore, calAfter] = [rel('before'), rel('after')];
 if (calBefore && calAfter) process.stdout.write(`calendar, mean ratio to the paired bare SELECT: before ${calBefore.toFixed(2)} → after ${calAfter.toFixed(2)}\n`);
+const calCpu = (side: string) => {
+  const cs = cpu.filter((c) => c.name.startsWith(side));
+  return cs.length ? `server ${(cs.reduce((n, c) => n + c.serverMs, 0) / cs.length).toFixed(3)} ms + PostgreSQL ${(cs.reduce((n, c) => n + c.pgMs, 0) / cs.length).toFixed(3)} ms` : undefined;
+};
+if (calCpu('before') && calCpu('after')) process.stdout.write(`calendar, mean CPU per request: before ${calCpu('before')} → after ${calCpu('after')}\n`);
 const cpuOf = (name: string) => {
   const cs = cpu.filter((c) => c.name.startsWith(name));
   return cs.length ? cs.reduce((sum, c) => sum + c.pgMs + c.serverMs, 0) / cs.length : undefined;
