@@ -21,6 +21,8 @@ export interface LoadSpec {
   body?: () => unknown;
   /** Builds each request path (varied per request). */
   path?: () => string;
+  /** Offered load in requests/s over all connections (open loop); unset: as fast as answered. */
+  rate?: number;
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
@@ -31,6 +33,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections,
     duration: spec.seconds,
     method: spec.method ?? 'GET',
+    ...(spec.rate ? { overallRate: spec.rate } : {}),
     headers: { 'content-type': 'application/json', ...(spec.headers ?? {}) },
     requests: [
       {

@@ -16,7 +16,10 @@ export interface Ctx {
    * of rows no booking writes; never inside a transaction that changes master data.
    */
   masterData?: MasterDataMemo;
-  /** Test-only switches (never set from the environment in production code paths). */
+  /**
+   * Test-only switches (never set from the environment in production code paths).
+   * disableEntryLocks: scans store without their compare-and-set (the entry race's control run).
+   */
   testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean };
 }
 

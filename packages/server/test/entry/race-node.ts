@@ -1,5 +1,5 @@
 // A test-only server process for the entry race's control run: the real app on the given
-// database, listening on 127.0.0.1:0, with the barcode lock switched off when ENTRY_UNLOCKED=1.
+// database, listening on 127.0.0.1:0, with the scan store's compare-and-set switched off when ENTRY_UNLOCKED=1.
 // The switch is a test option of buildApp, never read from the environment by production code.
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';

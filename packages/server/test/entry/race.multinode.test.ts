@@ -1,7 +1,8 @@
 // Fifty gates scan one single-entry barcode at the same moment, through two server processes on
 // one database: exactly one scan is valid and all fifty are stored. The control run does the same
-// with the barcode lock switched off and must see more than one valid scan, which shows the test
-// catches the race the lock prevents (a read-then-write of the barcode's state).
+// with the store's compare-and-set switched off (docs/adr/0027-scans-without-a-held-lock.md) and
+// must see more than one valid scan, which shows the test catches the race the check prevents (a
+// read-then-write of the barcode's state).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -105,13 +106,13 @@ describe('two gates, one ticket, two server processes', () => {
     }
   });
 
-  test('control: without the barcode lock the same rush admits more than once', async () => {
+  test('control: without the compare-and-set the same rush admits more than once', async () => {
     const pair = await Promise.all([startRaceNode(true), startRaceNode(true)]);
     nodes.push(...pair);
     await warmUp(pair);
     // Bounded retries: the race is near-certain with 50 concurrent scans, but timing-dependent.
     let worst = 0;
     for (let round = 0; round < 5 && worst <= 1; round++) worst = Math.max(worst, (await rush(pair, await freshBarcode())).valid);
-    assert.ok(worst > 1, `without the lock only ${worst} valid scan(s): the test would not catch the race`);
+    assert.ok(worst > 1, `without the compare-and-set only ${worst} valid scan(s): the test would not catch the race`);
   });
 });

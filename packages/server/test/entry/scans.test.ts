@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { checkDigit } from '../../src/domain/orders/barcodes.ts';
+import { scanBatches } from '../../src/domain/entry/scanBatches.ts';
 import { entryFixture, type EntryFixture } from './support.ts';
 
 let x: EntryFixture;
@@ -156,5 +157,33 @@ describe('entry rules', () => {
     const o = await x.t.request({ method: 'GET', url: `/api/v4/orders/${orderId}`, token: x.reseller });
     assert.equal(o.json().order.items[0].entries_used, 2);
     await x.t.request({ method: 'PUT', url: `/api/v4/tickets/${x.slotTicket}/entry_rules`, token: x.user, payload: {} });
+  });
+});
+
+describe('a rush at the gates (group commit, docs/adr/0027-scans-without-a-held-lock.md)', () => {
+  test('scans arriving together are stored together, each with its own verdict and event', async () => {
+    const { codes } = await x.buySlot(30, 600);
+    const { codes: [shared] } = await x.buySlot(1, 600);
+    x.t.clock.set(x.at(605));
+    const stats = scanBatches(x.t.database.pool).stats;
+    const before = { ...stats };
+    const scansBefore = await storedScans();
+    const events = async () => Number((await x.t.database.db.execute<{ n: string }>(sql`select count(*) as n from outbox_events where type = 'scan.created'`)).rows[0]!.n);
+    const eventsBefore = await events();
+    // 30 distinct barcodes, and 10 gates at once on one more: all at the same moment.
+    const answers = await Promise.all([...codes.map((c) => entry(x.gateA, c)), ...Array.from({ length: 10 }, () => entry(x.gateA2, shared!))]);
+    assert.deepEqual(answers.map((a) => a.status), Array(40).fill(201));
+    assert.deepEqual(answers.slice(0, 30).map((a) => a.body.scan.result), Array(30).fill('valid'));
+    const sharedResults = answers.slice(30).map((a) => a.body.scan.result).sort();
+    assert.deepEqual(sharedResults, ['already_used', ...Array(8).fill('already_used'), 'valid'].sort());
+    assert.equal(await storedScans(), scansBefore + 40);
+    assert.equal(await events(), eventsBefore + 40);
+    // Some scans shared a call (entry_scan_store_batch): the case this test is about happened.
+    assert.ok(stats.batches > before.batches, `no batch was written: ${JSON.stringify(stats)}`);
+    // Each answer carries its own scan id, and the event of that scan carries the same JSON.
+    const ids = answers.map((a) => a.body.scan.id);
+    assert.equal(new Set(ids).size, 40);
+    const [ev] = (await x.t.database.db.execute<{ data: { scan: { id: number; result: string } } }>(sql`select data from outbox_events where type = 'scan.created' and (data->'scan'->>'id')::bigint = ${ids[0]}`)).rows;
+    assert.deepEqual(ev!.data.scan, answers[0]!.body.scan);
   });
 });

@@ -84,6 +84,8 @@ export const entryStates = pgTable(
     /** The latest scanned_at among the scans that decided this state: an older one means a replay. */
     lastScanAt: timestamp({ withTimezone: true }).notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull(),
+    /** Bumped by every change: a scan stores its decision only over the version it read (migration 0026). */
+    version: bigint({ mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('entry_states_item').on(t.orderItemId),

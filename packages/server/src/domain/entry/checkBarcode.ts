@@ -1,12 +1,10 @@
 // GET /api/v3/barcodes/:barcode (go~mus "check"): what an entry scan would answer now, without
 // storing a scan or using an entry. Nothing is locked: the answer may be stale a moment later,
 // which is what a check means; only a real scan (PUT) admits.
-import { eq } from 'drizzle-orm';
-import { entryStates } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { normaliseBarcode } from '../orders/barcodes.ts';
-import { doorLocale, findBarcode } from './internal.ts';
+import { doorLocale, readScanTarget } from './internal.ts';
 import { scanMessage } from './messages.ts';
 import { replay, type ScanResult } from './rules.ts';
 import { fixedResult, MAX_BARCODE_LENGTH } from './scanBarcode.ts';
@@ -16,11 +14,10 @@ export async function checkBarcode(ctx: Ctx, input: { barcode: string }): Promis
   if (raw.length === 0 || raw.length > MAX_BARCODE_LENGTH) throw invalid(`barcode must be 1 to ${MAX_BARCODE_LENGTH} characters`);
   const now = ctx.clock.now();
   const code = normaliseBarcode(raw);
-  const facts = code ? await findBarcode(ctx.db, code, false) : null;
+  const { facts, state } = await readScanTarget(ctx.db, code);
   let result = fixedResult(ctx, facts, 'entry', now);
   if (result === null && facts) {
-    const [stored] = await ctx.db.select().from(entryStates).where(eq(entryStates.barcodeId, facts.barcodeId));
-    const step = replay([{ id: 0, direction: 'entry', scannedAt: now, peopleCount: facts.covers }], facts.rule, stored ?? undefined);
+    const step = replay([{ id: 0, direction: 'entry', scannedAt: now, peopleCount: facts.covers }], facts.rule, state ?? undefined);
     result = step.results.get(0)!;
   }
   return { result: result!, message: scanMessage(doorLocale(ctx.config), 'entry', result!) };

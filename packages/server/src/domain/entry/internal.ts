@@ -1,7 +1,6 @@
-// Shared lookups of the entry area: a barcode with everything its rules need (optionally locked),
+// Shared lookups of the entry area: a barcode with everything its rules need and its entry state,
 // the scan view the API answers with, and the museum's display language.
-import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
 import { DEFAULT_EARLY_MINUTES, DEFAULT_ENTRIES_ALLOWED, type AdmissionItem, type Direction, type EntryRule, type ScanResult } from './rules.ts';
@@ -23,20 +22,41 @@ export interface BarcodeFacts {
   rule: EntryRule;
 }
 
-/**
- * Reads a barcode and its order, item, product and rule. With `lock`, the barcode row is locked
- * (FOR NO KEY UPDATE): every scan of one barcode serialises on it, on every node, so two gates
- * cannot both read "unused" and both admit (docs/adr/0017-entry-control.md).
- */
-export async function findBarcode(db: DbOrTx, code: string, lock: boolean): Promise<BarcodeFacts | null> {
-  const res = await db.execute<Record<string, any>>(sql`
+export interface StoredState {
+  entriesUsed: number;
+  insidePeople: number;
+  lastEntryAt: Date | null;
+  lastScanAt: Date;
+  /** entry_states.version: a scan stores its decision only over this version (migration 0026). */
+  version: number;
+}
+
+export interface ScanTarget {
+  facts: BarcodeFacts | null;
+  /** The barcode's entry state, null before its first stateful scan. */
+  state: StoredState | null;
+  /** The scan already stored under this device's device_scan_id (a replay), if any. */
+  seenScanId: number | null;
+}
+
+// One statement, prepared once per connection (no query building per scan): the barcode with
+// its order, item, product, rule and entry state, and the scan a device_scan_id already names.
+// The outer one-row select answers even for an unknown barcode. Nothing is locked: the scan
+// stores its decision only over the state version read here (docs/adr/0027-scans-without-a-held-lock.md).
+const TARGET_SQL = `
+  select (select s.id from scans s
+           -- "is not null" lets the generic plan use the partial index scans_device_scan.
+           where s.account_id = $2 and s.device_scan_id = $3 and s.device_scan_id is not null) as seen_scan_id, f.*
+    from (select 1) one
+    left join lateral (
     select b.id as barcode_id, b.status as barcode_status, o.id as order_id, o.status as order_status,
            o.account_id, i.id as item_id, i.status as item_status, i.type, i.museum_id, i.quantity,
            i.start_at, m.time_zone, t.entry_duration, t.last_entry,
            coalesce(ed.duration, tr.duration) as fixed_duration,
            coalesce(i.ticket_id, ed.event_id, i.tour_id) as product_id,
            coalesce(t.title, e.title, tr.title) as title,
-           r.entries_allowed, r.reentry, r.early_minutes
+           r.entries_allowed, r.reentry, r.early_minutes,
+           st.entries_used, st.inside_people, st.last_entry_at, st.last_scan_at, st.version
       from barcodes b
       join order_items i on i.id = b.order_item_id
       join orders o on o.id = i.order_id
@@ -46,12 +66,20 @@ export async function findBarcode(db: DbOrTx, code: string, lock: boolean): Prom
       left join events e on e.id = ed.event_id
       left join tours tr on tr.id = i.tour_id
       left join entry_rules r on r.ticket_id = i.ticket_id
-     where b.code = ${code}
-     ${lock ? sql`for no key update of b` : sql``}`);
-  const r = res.rows[0];
-  if (!r) return null;
+      left join entry_states st on st.barcode_id = b.id
+     where b.code = $1) f on true`;
+
+/**
+ * Reads a barcode (`code`, already normalised; null: not a barcode at all) with everything its
+ * rules need and its entry state, and the scan `deviceScanId` already names for this account.
+ */
+export async function readScanTarget(db: Db, code: string | null, device: { accountId: number; deviceScanId: string | null } | null = null): Promise<ScanTarget> {
+  const res = await db.$client.query<Record<string, any>>({ name: 'atrium_scan_target', text: TARGET_SQL, values: [code, device?.accountId ?? null, device?.deviceScanId ?? null] });
+  const r = res.rows[0]!;
+  const seenScanId = r.seen_scan_id === null ? null : Number(r.seen_scan_id);
+  if (r.barcode_id === null) return { facts: null, state: null, seenScanId };
   const type = r.type as AdmissionItem['type'];
-  return {
+  const facts: BarcodeFacts = {
     barcodeId: Number(r.barcode_id),
     barcodeStatus: r.barcode_status,
     orderId: r.order_id,
@@ -75,6 +103,11 @@ export async function findBarcode(db: DbOrTx, code: string, lock: boolean): Prom
       earlyMinutes: r.early_minutes ?? DEFAULT_EARLY_MINUTES,
     },
   };
+  const state: StoredState | null =
+    r.version === null
+      ? null
+      : { entriesUsed: r.entries_used, insidePeople: r.inside_people, lastEntryAt: r.last_entry_at ? new Date(r.last_entry_at) : null, lastScanAt: new Date(r.last_scan_at), version: Number(r.version) };
+  return { facts, state, seenScanId };
 }
 
 /** The display language of the door: the instance's first locale (museums carry none). */

@@ -1,18 +1,17 @@
 // POST /scans: one scan at a door (docs/api-contract.md §14, docs/adr/0017-entry-control.md). Every scan is
-// stored, refused or not. The barcode row is locked first, so scans of one barcode serialise on
-// every node; storeScan.ts then decides it (the earliest scan wins, also for scans posted late
-// from an offline device) and writes it with the barcode's state and the scan.created event.
-import { and, eq } from 'drizzle-orm';
-import { scans } from '../../db/schema/index.ts';
+// stored, refused or not. The barcode is read with its entry state in one statement, the scan is
+// decided in Node (rules.ts; the earliest scan wins, also for scans posted late from an offline
+// device), and storeScan.ts writes it in one statement over the state version read, so scans of
+// one barcode on every node are decided one after the other without a lock held between round
+// trips (docs/adr/0027-scans-without-a-held-lock.md).
 import type { Ctx } from '../context.ts';
-import { invalid } from '../errors.ts';
-import { recordEvent } from '../events/record.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { normaliseBarcode } from '../orders/barcodes.ts';
 import { inMuseumScope } from '../principal.ts';
 import { parseTimestamp } from '../time.ts';
-import { findBarcode, type BarcodeFacts } from './internal.ts';
+import { readScanTarget, type BarcodeFacts, type ScanView } from './internal.ts';
 import { DeviceScanTaken, storeScan } from './storeScan.ts';
-import { scanJson } from './json.ts';
+import { loadScanViews } from './views.ts';
 import { entryWindow, MAX_CLOCK_SKEW_MS, windowResult, type Direction, type ScanResult } from './rules.ts';
 
 export interface ScanInput {
@@ -39,7 +38,7 @@ export function fixedResult(ctx: Ctx, f: BarcodeFacts | null, direction: Directi
   return direction === 'entry' ? windowResult(at, entryWindow(f.item, f.rule.earlyMinutes)) : null;
 }
 
-export async function scanBarcode(ctx: Ctx, input: ScanInput): Promise<{ scanId: number; replayed: boolean }> {
+export async function scanBarcode(ctx: Ctx, input: ScanInput): Promise<ScanOutcome> {
   const accountId = accountOf(ctx);
   const direction = input.direction ?? 'entry';
   const raw = input.barcode.trim();
@@ -54,33 +53,25 @@ export async function scanBarcode(ctx: Ctx, input: ScanInput): Promise<{ scanId:
     scannedAt = parsed;
   }
   const deviceScanId = input.device_scan_id ?? null;
+  const code = normaliseBarcode(raw);
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await scanOnce(ctx, { accountId, raw, direction, scannedAt, now, deviceScanId, input });
-    } catch (e) {
-      // Scans of one barcode queue on its row lock; a queue longer than the lock timeout (many
-      // gates, one code, a loaded database) waits again instead of failing the gate, bounded in
-      // attempts and time; past that the lock timeout answers CAPACITY_BUSY (retry).
-      if (attempt < LOCK_ATTEMPTS && Date.now() - started < LOCK_BUDGET_MS && lockTimedOut(e)) continue;
-      throw e;
-    }
+    const done = await scanOnce(ctx, { accountId, raw, code, direction, scannedAt, now, deviceScanId, input });
+    if (done) return done;
+    // Another scan of this barcode was stored between our read and our write: read and decide
+    // again. Each round stores at least one of the racing scans, so this ends; the bound is for
+    // a database so slow that the gate is better told to retry (CAPACITY_BUSY).
+    if (attempt >= MAX_ATTEMPTS || Date.now() - started > BUDGET_MS) throw new DomainError('CAPACITY_BUSY', 'this barcode is being scanned elsewhere right now; scan it again', { retryAfter: 1 });
   }
 }
 
-const LOCK_ATTEMPTS = 10;
-const LOCK_BUDGET_MS = 30_000;
-
-function lockTimedOut(err: unknown): boolean {
-  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if ((e as { code?: string }).code === '55P03') return true;
-  }
-  return false;
-}
+const MAX_ATTEMPTS = 200;
+const BUDGET_MS = 10_000;
 
 interface Attempt {
   accountId: number;
   raw: string;
+  code: string | null;
   direction: Direction;
   scannedAt: Date;
   now: Date;
@@ -88,36 +79,43 @@ interface Attempt {
   input: ScanInput;
 }
 
-async function scanOnce(ctx: Ctx, a: Attempt): Promise<{ scanId: number; replayed: boolean }> {
-  const { accountId, raw, direction, scannedAt, now, deviceScanId, input } = a;
+export interface ScanOutcome {
+  scanId: number;
+  replayed: boolean;
+  /** What the gate is told; absent for a replay (load it with loadScanViews). */
+  view?: ScanView;
+}
+
+/** One read-decide-store round; null when the barcode's state moved on in between. */
+async function scanOnce(ctx: Ctx, a: Attempt): Promise<ScanOutcome | null> {
+  const { accountId, raw, code, direction, scannedAt, deviceScanId, input } = a;
+  const target = await readScanTarget(ctx.db, code, { accountId, deviceScanId });
+  if (target.seenScanId !== null) return { scanId: target.seenScanId, replayed: true };
+  const facts = target.facts;
+  // An online scan happens when its barcode is read: scans of one barcode are decided in the
+  // order their state versions are stored (docs/adr/0027-scans-without-a-held-lock.md).
+  const at = input.scanned_at ? scannedAt : ctx.clock.now();
+  const fixed = fixedResult(ctx, facts, direction, at);
+  const inScope = facts !== null && fixed !== 'wrong_museum';
+  const people = input.people_count ?? (inScope ? facts.covers : 1);
+  if (inScope && people > facts.covers) throw invalid(`people_count must be at most ${facts.covers} for this barcode`);
   try {
-    return await ctx.db.transaction(async (tx) => {
-      if (deviceScanId !== null) {
-        const [seen] = await tx.select({ id: scans.id }).from(scans).where(and(eq(scans.accountId, accountId), eq(scans.deviceScanId, deviceScanId)));
-        if (seen) return { scanId: seen.id, replayed: true };
-      }
-      const code = normaliseBarcode(raw);
-      const facts = code ? await findBarcode(tx, code, !ctx.testing?.disableEntryLocks) : null;
-      // An online scan happens when it holds the lock: its time is read now, so online scans are
-      // decided in lock order and never replay one another (docs/adr/0017-entry-control.md).
-      const at = input.scanned_at ? scannedAt : ctx.clock.now();
-      const fixed = fixedResult(ctx, facts, direction, at);
-      const inScope = facts !== null && fixed !== 'wrong_museum';
-      const people = input.people_count ?? (inScope ? facts.covers : 1);
-      if (inScope && people > facts.covers) throw invalid(`people_count must be at most ${facts.covers} for this barcode`);
-      const view = await storeScan(tx, ctx, { accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, fixed, direction, people, scannedAt: at, online: !input.scanned_at, now, input });
-      // The outbox row commits with the scan (webhooks read it later, docs/adr/0017-entry-control.md).
-      await recordEvent({ ...ctx, db: tx }, 'scan.created', {
-        data: { scan: scanJson(view, ctx.config.zone) },
-        museumIds: view.museumId ? [view.museumId] : [],
-        accountId: inScope ? facts.orderAccountId : null,
-      });
-      return { scanId: view.id, replayed: false };
+    const view = await storeScan(ctx.db, ctx, {
+      accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, state: inScope ? target.state : null, fixed, direction, people,
+      scannedAt: at, online: !input.scanned_at, now: a.now, input, check: !ctx.testing?.disableEntryLocks,
     });
+    return view ? { scanId: view.id, replayed: false, view } : null;
   } catch (e) {
     // The same device_scan_id posted twice at once: the loser answers with the winner's scan.
     if (!(e instanceof DeviceScanTaken)) throw e;
-    const [seen] = await ctx.db.select({ id: scans.id }).from(scans).where(and(eq(scans.accountId, accountId), eq(scans.deviceScanId, deviceScanId!)));
-    return { scanId: seen!.id, replayed: true };
+    const again = await readScanTarget(ctx.db, null, { accountId, deviceScanId });
+    return { scanId: again.seenScanId!, replayed: true };
   }
+}
+
+/** A scan and what its gate is told: the stored answer for a replay, else the fresh decision. */
+export async function scanWithView(ctx: Ctx, input: ScanInput): Promise<{ view: ScanView; replayed: boolean }> {
+  const out = await scanBarcode(ctx, input);
+  const view = out.view ?? (await loadScanViews(ctx.db, ctx, [out.scanId]))[0]!;
+  return { view, replayed: out.replayed };
 }

@@ -7,8 +7,7 @@ import { Type } from 'typebox';
 import { tokenOnly } from '../../access.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { checkBarcode } from '../../../domain/entry/checkBarcode.ts';
-import { loadScanViews } from '../../../domain/entry/views.ts';
-import { scanBarcode } from '../../../domain/entry/scanBarcode.ts';
+import { scanWithView } from '../../../domain/entry/scanBarcode.ts';
 
 const access = tokenOnly(['entry', 'user'], ['orders', 'write']);
 const tags = ['entry'];
@@ -32,9 +31,8 @@ function answer(req: FastifyRequest, reply: FastifyReply, r: { result: string; m
 
 export const gomusEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const scan = (direction: 'entry' | 'exit') => async (req: FastifyRequest<{ Params: { barcode: string }; Querystring: { location?: string } }>, reply: FastifyReply) => {
-    const { scanId } = await scanBarcode(req.ctx, { barcode: req.params.barcode, direction, location: req.query.location ?? null });
-    const [view] = await loadScanViews(req.ctx.db, req.ctx, [scanId]);
-    return answer(req, reply, view!);
+    const { view } = await scanWithView(req.ctx, { barcode: req.params.barcode, direction, location: req.query.location ?? null });
+    return answer(req, reply, view);
   };
 
   app.get(

@@ -10,9 +10,8 @@ import { getOccupancy } from '../../../domain/entry/getOccupancy.ts';
 import { getManifest } from '../../../domain/entry/getManifest.ts';
 import { listScans } from '../../../domain/entry/listScans.ts';
 import { setEntryRules } from '../../../domain/entry/setEntryRules.ts';
-import { scanBarcode } from '../../../domain/entry/scanBarcode.ts';
+import { scanWithView } from '../../../domain/entry/scanBarcode.ts';
 import { scanJson } from '../../../domain/entry/json.ts';
-import { loadScanViews } from '../../../domain/entry/views.ts';
 
 const scan = tokenOnly(['entry', 'user'], ['orders', 'write']);
 const read = tokenOnly(['entry', 'user'], ['orders', 'read']);
@@ -32,10 +31,9 @@ export const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const { scanId, replayed } = await scanBarcode(req.ctx, req.body as Parameters<typeof scanBarcode>[1]);
-      const [view] = await loadScanViews(req.ctx.db, req.ctx, [scanId]);
+      const { view, replayed } = await scanWithView(req.ctx, req.body as Parameters<typeof scanWithView>[1]);
       reply.code(replayed ? 200 : 201);
-      return { scan: scanJson(view!, req.ctx.config.zone) };
+      return { scan: scanJson(view, req.ctx.config.zone) };
     },
   );
 
