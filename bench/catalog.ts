@@ -67,8 +67,33 @@ async function measure(url: string, headers: Record<string, string> = {}): Promi
   return load({ url, connections: CONNECTIONS, seconds: SECONDS, headers });
 }
 
+// CPU time per request of a server process and of the database's backends, from /proc (Linux;
+// NaN elsewhere): robust to the machine's other load, which moves req/s a lot (bench/README.md).
+const TICK_MS = 10; // 100 clock ticks per second
+function ticks(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return NaN;
+  }
+}
+type Cpu = { node: number; pg: number };
+async function measureCpu(url: string, pid: number, headers: Record<string, string> = {}): Promise<{ result: LoadResult; cpu: Cpu }> {
+  await load({ url, connections: CONNECTIONS, seconds: 1, headers });
+  const backends = (await db.database.pool.query(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows.map((r) => r.pid as number);
+  const n0 = ticks(pid);
+  const p0 = backends.map(ticks);
+  const result = await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers });
+  const n1 = ticks(pid);
+  const pg = backends.map((b, i) => ticks(b) - p0[i]!).filter((d) => Number.isFinite(d)).reduce((a, b) => a + b, 0);
+  const reqs = Math.max(1, result.ok + result.non2xx);
+  return { result, cpu: { node: ((n1 - n0) * TICK_MS) / reqs, pg: (pg * TICK_MS) / reqs } };
+}
+const fmtCpu = (c: Cpu) => `CPU/request: server ${c.node.toFixed(2)} ms, PostgreSQL ${c.pg.toFixed(2)} ms`;
+
 // The uncached public list against the bare route that selects the same rows (measured right after).
-let sameRows: { result: LoadResult; bare: LoadResult } | undefined;
+let sameRows: { result: LoadResult; bare: LoadResult; cpu: Cpu; bareCpu: Cpu } | undefined;
 
 async function scenarios(server: Child, cache: boolean) {
   const list = `${server.base}/api/v4/tickets`;
@@ -82,13 +107,13 @@ async function scenarios(server: Child, cache: boolean) {
     // Paired with a baseline run right before it: other load on the machine changes over a run,
     // so only measurements taken back to back are compared.
     const constant = await measure(`${baseline.base}/const`);
-    const result = await measure(url, headers);
+    const { result, cpu } = await measureCpu(url, server.pid, headers);
     const row = { scenario: `${name}, cache ${cache ? 'on' : 'off'}`, result, constant, ratio: result.rps / constant.rps, cache };
     rows.push(row);
     process.stdout.write(`  ${row.scenario}: ${result.rps} req/s, constant JSON ${constant.rps} req/s (${(row.ratio * 100).toFixed(0)} %)\n`);
     if (!cache && !sameRows && Object.keys(headers).length === 0) {
-      const bare = await measure(`${baseline.base}/tickets`);
-      sameRows = { result, bare };
+      const { result: bare, cpu: bareCpu } = await measureCpu(`${baseline.base}/tickets`, baseline.pid);
+      sameRows = { result, bare, cpu, bareCpu };
       process.stdout.write(`  bare same-rows route /tickets: ${bare.rps} req/s (uncached list ${(result.rps / bare.rps).toFixed(2)} of it)\n`);
     }
   }
@@ -127,13 +152,13 @@ const largeCases: Array<[string, string]> = [
   ['large: GET /api/v4/tickets?q=Ticket 12 (search)', `/api/v4/tickets?q=${encodeURIComponent('Ticket 12')}`],
   ['large: GET /api/v4/dates (event dates, rest of the month)', '/api/v4/dates'],
 ];
-const largeRows: Array<{ scenario: string; result: LoadResult }> = [];
+const largeRows: Array<{ scenario: string; result: LoadResult; cpu: Cpu }> = [];
 // A fresh server compiles its route schemas in the background for its first seconds (see
 // Start-up below): a longer first warm-up keeps that out of the first scenario.
 await load({ url: `${large.base}/api/v4/tickets`, connections: CONNECTIONS, seconds: 2 });
 for (const [name, p] of largeCases) {
-  const result = await measure(`${large.base}${p}`);
-  largeRows.push({ scenario: name, result });
+  const { result, cpu } = await measureCpu(`${large.base}${p}`, large.pid);
+  largeRows.push({ scenario: name, result, cpu });
   process.stdout.write(`  ${name}: ${result.rps} req/s, p99 ${result.p99} ms\n`);
 }
 await large.stop();
@@ -157,14 +182,15 @@ if (sameRows) {
   const ratio = sameRows.result.rps / sameRows.bare.rps;
   process.stdout.write(
     `\nuncached public list vs the bare same-rows route (baseline-server.ts /tickets, right after it)\n` +
-      `  atrium   ${fmt(sameRows.result)}\n  bare     ${fmt(sameRows.bare)}\n  ratio    ${ratio.toFixed(2)}` +
+      `  atrium   ${fmt(sameRows.result)}  ${fmtCpu(sameRows.cpu)}\n  bare     ${fmt(sameRows.bare)}  ${fmtCpu(sameRows.bareCpu)}\n` +
+      `  ratio    ${ratio.toFixed(2)}` +
       `   goal: ≥ 0.50, ≥ 3,000 req/s, p99 ≤ 50 ms\n`,
   );
 }
 process.stdout.write(`\nlarge catalogue, cache off (seeded in ${seeded} ms); goal p99 ≤ 50 ms\n`);
 for (const r of largeRows) {
   const b = bad(r.result);
-  process.stdout.write(`${r.scenario}\n  atrium   ${fmt(r.result)}${b.length ? `  unexpected ${JSON.stringify(Object.fromEntries(b))}` : ''}\n`);
+  process.stdout.write(`${r.scenario}\n  atrium   ${fmt(r.result)}  ${fmtCpu(r.cpu)}${b.length ? `  unexpected ${JSON.stringify(Object.fromEntries(b))}` : ''}\n`);
 }
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(
