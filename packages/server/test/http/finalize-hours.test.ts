@@ -6,7 +6,9 @@
 // (the order's claim asks the rule), and the hold is left as it was.
 import assert from 'node:assert/strict';
 import { after, afterEach, test } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { museums } from '../../src/db/schema/index.ts';
+import { lockSchedule } from '../../src/domain/schedules/createClosure.ts';
 import { isoInZone, zonedInstant } from '../../src/domain/time.ts';
 import { assertError } from '../contract/error-shape.ts';
 import * as f from '../helpers/factories.ts';
@@ -144,4 +146,27 @@ test('updating a pending order (comment, reference, customer) sells nothing: all
   assert.equal(u.status, 200, JSON.stringify(u.body));
   assert.equal(u.body.order.status, 'pending');
   await refused(id, 'closed on 2026-06-17');
+});
+
+test('a change of hours still committing when the finalize arrives: the finalize waits for it, then is refused', async () => {
+  // The change as PUT /museums/:id/schedule makes it (schedule lock EXCLUSIVE, then the row),
+  // held open while the finalize arrives. Reading the hours from the memo, or before the lock,
+  // would let the finalize through at once with the old hours.
+  const D = '2026-06-23'; // Tuesday
+  const id = await pendingOrder(D);
+  let settled = false;
+  let fin: Promise<{ status: number; body: any }> | undefined;
+  await db.transaction(async (tx) => {
+    await lockSchedule(tx, m.id);
+    await tx.update(museums).set({ openingExceptions: { [D]: [780, 1080] } }).where(eq(museums.id, m.id));
+    fin = call('POST', `/orders/${id}/finalize`).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(settled, false, 'the finalize waits for the change of hours to commit');
+  });
+  const r = await fin!;
+  assert.equal(r.status, 422, JSON.stringify(r.body));
+  assert.equal(r.body.code, 'CLOSED');
+  assert.equal(r.body.error, 'not sellable: outside opening hours');
+  const { held: _, ...s } = await stateOf(id);
+  assert.deepEqual(s, { status: 'pending', codes: 0, events: 0 });
 });
