@@ -1,5 +1,7 @@
 // Shared lookups of the entry area: a barcode with everything its rules need and its entry state,
 // the scan view the API answers with, and the museum's display language.
+import type pg from 'pg';
+import { Batcher } from '../../db/batcher.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
@@ -39,15 +41,16 @@ export interface ScanTarget {
   seenScanId: number | null;
 }
 
-// One statement, prepared once per connection (no query building per scan): the barcode with
-// its order, item, product, rule and entry state, and the scan a device_scan_id already names.
-// The outer one-row select answers even for an unknown barcode. Nothing is locked: the scan
-// stores its decision only over the state version read here (docs/adr/0027-scans-without-a-held-lock.md).
+// One statement, prepared once per connection (no query building per scan): barcodes with their
+// order, item, product, rule and entry state, and the scan a device_scan_id already names. Reads
+// arriving together share it (db/batcher.ts): the inputs are arrays, one answer row per input,
+// also for an unknown barcode. Nothing is locked: the scan stores its decision only over the
+// state read here (docs/adr/0027-scans-without-a-held-lock.md).
 const TARGET_SQL = `
-  select (select s.id from scans s
+  select q.i, (select s.id from scans s
            -- "is not null" lets the generic plan use the partial index scans_device_scan.
-           where s.account_id = $2 and s.device_scan_id = $3 and s.device_scan_id is not null) as seen_scan_id, f.*
-    from (select 1) one
+           where s.account_id = q.account_id and s.device_scan_id = q.device_scan_id and s.device_scan_id is not null) as seen_scan_id, f.*
+    from unnest($1::text[], $2::int[], $3::text[]) with ordinality as q(code, account_id, device_scan_id, i)
     left join lateral (
     select b.id as barcode_id, b.status as barcode_status, o.id as order_id, o.status as order_status,
            o.account_id, i.id as item_id, i.status as item_status, i.type, i.museum_id, i.quantity,
@@ -67,15 +70,31 @@ const TARGET_SQL = `
       left join tours tr on tr.id = i.tour_id
       left join entry_rules r on r.ticket_id = i.ticket_id
       left join entry_states st on st.barcode_id = b.id
-     where b.code = $1) f on true`;
+     where b.code = q.code) f on true
+   order by q.i`;
+
+type TargetQuery = { code: string | null; accountId: number | null; deviceScanId: string | null };
+type Row = Record<string, any>;
+const readers = new WeakMap<pg.Pool, Batcher<TargetQuery, Row>>();
+
+function reader(pool: pg.Pool): Batcher<TargetQuery, Row> {
+  let b = readers.get(pool);
+  if (!b) {
+    b = new Batcher<TargetQuery, Row>({ lanes: 4, maxBatch: 64 }, async (qs) => {
+      const res = await pool.query<Row>({ name: 'atrium_scan_targets', text: TARGET_SQL, values: [qs.map((q) => q.code), qs.map((q) => q.accountId), qs.map((q) => q.deviceScanId)] });
+      return res.rows.map((ok) => ({ ok }));
+    });
+    readers.set(pool, b);
+  }
+  return b;
+}
 
 /**
  * Reads a barcode (`code`, already normalised; null: not a barcode at all) with everything its
  * rules need and its entry state, and the scan `deviceScanId` already names for this account.
  */
 export async function readScanTarget(db: Db, code: string | null, device: { accountId: number; deviceScanId: string | null } | null = null): Promise<ScanTarget> {
-  const res = await db.$client.query<Record<string, any>>({ name: 'atrium_scan_target', text: TARGET_SQL, values: [code, device?.accountId ?? null, device?.deviceScanId ?? null] });
-  const r = res.rows[0]!;
+  const r = await reader(db.$client).submit({ code, accountId: device?.accountId ?? null, deviceScanId: device?.deviceScanId ?? null });
   const seenScanId = r.seen_scan_id === null ? null : Number(r.seen_scan_id);
   if (r.barcode_id === null) return { facts: null, state: null, seenScanId };
   const type = r.type as AdmissionItem['type'];
