@@ -16,7 +16,7 @@ after(() => database.drop());
 test('the trigram pre-filter changes no search answer', async () => {
   const db = database.db;
   const m = await f.museum(db);
-  const titles = [
+  const titles: Array<Record<string, string>> = [
     { de: 'Karte 12', en: 'Ticket 12' },
     { de: 'Führung "Über Öl"', en: 'Tour "On oil"' },
     { de: 'a\\b', en: 'line\nbreak' },
