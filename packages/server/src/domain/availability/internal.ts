@@ -3,12 +3,13 @@
 // ONE query of used capacity, whatever the number of slots.
 import { ticketsByIds, type TicketRow } from '../capacity/catalog.ts';
 import { capacityAt, ticketQuotasOnDates, type QuotaOnDate } from '../capacity/quotas.ts';
+import { ticketSale } from '../capacity/resolve.ts';
 import { eachTicketSlot, quotaSlotKey } from '../capacity/slots.ts';
 import { slotKey, usedCapacity } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
-import { isValidDate, localDateOf, zonedInstant } from '../time.ts';
+import { isValidDate, localDateOf } from '../time.ts';
 import { ownLiveReservationIds } from '../reservations/internal.ts';
 import { isSellable } from '../schedules/rule.ts';
 import { schedulesOf, type Schedule } from '../schedules/schedule.ts';
@@ -124,14 +125,13 @@ function slotPlan(t: TicketRow, date: string, u: DayUsage): PlannedSlot[] {
 function planSlots(t: TicketRow, date: string, qs: readonly QuotaOnDate[], sched: Schedule | undefined): PlannedSlot[] {
   if ((t.validFrom && date < t.validFrom) || (t.validUntil && date > t.validUntil)) return [];
   if (qs.some((q) => q.capacity === null)) return [];
-  const isSlot = t.ticketType === 'time_slot' && t.entryDuration;
-  // Slots the sellability rule refuses (outside hours, closed) are not offered at all.
-  const target = { kind: 'ticket' as const, id: t.id, quotaIds: qs.map((q) => q.quotaId) };
-  const mode = isSlot ? 'entry' : 'day';
-  const endOf = (start: Date) => (isSlot ? new Date(start.getTime() + t.entryDuration! * 60_000) : zonedInstant(date, t.lastEntry, t.zone));
+  const quotaIds = qs.map((q) => q.quotaId);
   const out: PlannedSlot[] = [];
   eachTicketSlot(t, date, t.zone, (start) => {
-    if (!isSellable(sched, target, mode, start, endOf(start), date)) return false;
+    // Slots the sellability rule refuses (outside hours, closed) are not offered at all. The
+    // question is the one a booking of the slot asks (ticketSale, capacity/resolve.ts).
+    const sale = ticketSale(t, quotaIds, { date, slot: start });
+    if (!isSellable(sched, sale.target, sale.mode, sale.start, sale.end, date)) return false;
     const keys = qs.map((q) => quotaSlotKey(q.kind, start, t.zone));
     out.push({ start, keys: keys.map((k, i) => slotKey(qs[i]!.quotaId, k)), caps: keys.map((k, i) => capacityAt(qs[i]!, k)) });
     return false;

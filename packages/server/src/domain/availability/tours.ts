@@ -1,6 +1,7 @@
 // Shared tour availability: a start is possible when it is not past and fewer than
 // max_concurrent runs of the tour overlap [start, start + duration) at any moment.
 import { tourById, type TourRow } from '../capacity/catalog.ts';
+import { tourSale } from '../capacity/resolve.ts';
 import { tourStarts } from '../capacity/slots.ts';
 import { peakConcurrency, tourRuns } from '../capacity/used.ts';
 import { isVisibleTo } from '../catalog/visibility.ts';
@@ -37,12 +38,11 @@ export async function runsAround(ctx: Ctx, t: TourRow, first: string, last: stri
 
 /** Each start of the date (not past, sellable by the schedule rule) with whether one more run fits. */
 export function tourDay(t: TourRow, date: string, now: Date, runs: Run[], sched: Schedule | null): Array<{ start: Date; free: boolean }> {
-  const target = { kind: 'tour' as const, id: t.id };
-  const endOf = (start: Date) => new Date(start.getTime() + t.duration * 60_000);
+  // The question a booking of the start asks (tourSale, capacity/resolve.ts).
   return tourStarts(t, date, t.zone)
-    .filter((s) => s >= now && isSellable(sched ?? undefined, target, 'run', s, endOf(s), date))
-    .map((start) => {
-      const end = endOf(start);
+    .map((start) => tourSale(t, start))
+    .filter((s) => s.start >= now && isSellable(sched ?? undefined, s.target, s.mode, s.start, s.end, date))
+    .map(({ start, end }) => {
       const overlapping = runs.filter((r) => r.start < end && r.end > start);
       return { start, free: peakConcurrency(overlapping, start, end) < t.maxConcurrent };
     });
