@@ -10,7 +10,11 @@ const t = await testApp();
 after(() => t.close());
 
 /** The routes a scanner may call, and nothing else. */
-const ENTRY_ROUTES = new Set(['POST /api/v4/scans', 'GET /api/v4/scans', 'GET /api/v4/scans/manifest', 'GET /api/v4/occupancy', 'GET /api/v4/whoami']);
+const ENTRY_ROUTES = new Set([
+  'POST /api/v4/scans', 'GET /api/v4/scans', 'GET /api/v4/scans/manifest', 'GET /api/v4/occupancy', 'GET /api/v4/whoami',
+  // go~mus v4 entry calls (docs/gomus-compatibility.md).
+  'GET /api/v4/entry/scans/:id', 'PUT /api/v4/entry/scans/:id', 'GET /api/v4/entry/config',
+]);
 
 describe('entry tokens', () => {
   test('need a museum scope', async () => {

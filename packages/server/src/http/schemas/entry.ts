@@ -96,3 +96,25 @@ export const EntryRulesBody = Type.Object({
 export const EntryRulesOut = Type.Object({
   entry_rules: Type.Object({ ticket_id: Type.Integer(), entries_allowed: Type.Integer(), reentry: Type.Boolean(), early_minutes: Type.Integer() }),
 });
+
+// go~mus entry API (docs/gomus-compatibility.md): a stored scan's people, the scanner's config.
+export const ScanPeopleBody = Type.Object({
+  people_count: Type.Integer({ minimum: 1, maximum: 1000, description: 'People the scan admitted: 1 up to what the barcode covers.' }),
+});
+
+export const EntryConfigQuery = Type.Object({
+  entry_zone: Type.Optional(Type.String({ maxLength: 100, description: 'Accepted and ignored: Atrium has no entry zones.' })),
+});
+
+export const EntryConfigOut = Type.Object({
+  config: Type.Object({
+    id: Type.Integer({ description: 'The scanner (token) account.' }),
+    name: Type.String(),
+    settings: Type.Object({
+      museums: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), time_zone: Type.String() }), { description: 'Museums this scanner admits to.' }),
+      locale: Type.String({ description: 'Language of scan messages.' }),
+      early_minutes: Type.Integer({ description: 'Default: the door opens this long before a slot.' }),
+      max_clock_skew_seconds: Type.Integer({ description: 'How far an offline scanned_at may be ahead of the server.' }),
+    }),
+  }),
+});

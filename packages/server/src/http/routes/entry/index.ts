@@ -12,12 +12,15 @@ import { listScans } from '../../../domain/entry/listScans.ts';
 import { setEntryRules } from '../../../domain/entry/setEntryRules.ts';
 import { scanWithView } from '../../../domain/entry/scanBarcode.ts';
 import { scanJson } from '../../../domain/entry/json.ts';
+import { gomusV4EntryRoutes } from './gomusV4.ts';
 
 const scan = tokenOnly(['entry', 'user'], ['orders', 'write']);
 const read = tokenOnly(['entry', 'user'], ['orders', 'read']);
 const tags = ['entry'];
 
 export const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(gomusV4EntryRoutes);
+
   app.post(
     '/scans',
     {
