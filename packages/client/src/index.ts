@@ -11,5 +11,5 @@ export type * from './types.ts';
 export * from './webhooks.ts';
 export type { paths as OpenApiPaths } from './generated/openapi.ts';
 export type { Closure, ClosureCreated, MuseumSchedule, CapacitiesResult } from './resources/schedules.ts';
-export type { Scan, ScanInput, Manifest, Occupancy } from './resources/entry.ts';
+export type { Scan, ScanInput, ScanPeopleInput, EntryConfig, Manifest, Occupancy } from './resources/entry.ts';
 export type { WebhookEndpoint, WebhookCreated, WebhookDelivery } from './resources/webhookEndpoints.ts';
