@@ -6,32 +6,18 @@
 // booking, weekly hours, a season, an exception, a closure and its removal, capacity overrides
 // per date and per slot). Control: each change really changes the calendar or the capacity.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { buildApp } from '../../src/app.ts';
-import { startCaches, type Caches } from '../../src/cache/index.ts';
-import { loadConfig } from '../../src/config.ts';
+import { test } from 'node:test';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { isoInZone, zonedInstant } from '../../src/domain/time.ts';
+import { cachedAndPlainApps } from '../helpers/cache-pair.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
 
 const Z = 'Europe/Berlin';
 const database = await freshDatabase();
 const clock = new ManualClock('2026-03-23T08:00:00Z');
-const config = loadConfig({
-  ATRIUM_DATA_DIR: '/nonexistent',
-  ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0',
-  ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0',
-});
-const caches = (await startCaches(database.url, config, { warn: () => {}, info: () => {} })) as Caches;
-const cached = await buildApp({ database, config, clock, logger: false, caches });
-const plain = await buildApp({ database, config, clock, logger: false });
-after(async () => {
-  await cached.close();
-  await plain.close();
-  await database.drop();
-});
+const { cached, plain } = await cachedAndPlainApps(database, clock);
 
 const db = database.db;
 const staff = (await createToken({ db, clock }, { class: 'user', name: 'staff', museumIds: [], rights: ['*'] })).token;

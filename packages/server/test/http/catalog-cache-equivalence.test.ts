@@ -6,31 +6,16 @@
 // really answers the second request from the cache (x-atrium-cache: hit), and a catalogue edit
 // reaches both apps alike.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { buildApp } from '../../src/app.ts';
-import { startCaches, type Caches } from '../../src/cache/index.ts';
-import { loadConfig } from '../../src/config.ts';
+import { before, test } from 'node:test';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
+import { cachedAndPlainApps } from '../helpers/cache-pair.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
 
 const database = await freshDatabase();
 const clock = new ManualClock('2026-03-23T08:00:00Z');
-const config = loadConfig({
-  ATRIUM_DATA_DIR: '/nonexistent',
-  ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0',
-  ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0',
-});
-const quiet = { warn: () => {}, info: () => {} };
-const caches = (await startCaches(database.url, config, quiet)) as Caches;
-const cached = await buildApp({ database, config, clock, logger: false, caches });
-const plain = await buildApp({ database, config, clock, logger: false });
-after(async () => {
-  await cached.close();
-  await plain.close();
-  await database.drop();
-});
+const { cached, plain } = await cachedAndPlainApps(database, clock);
 
 const db = database.db;
 const tokens: Record<string, string | undefined> = { anonymous: undefined };
