@@ -11,6 +11,7 @@ import { categoryIdByName } from '../catalog/categories.ts';
 import { applyEventDates } from './dates.ts';
 import { applyOverrides } from './overrides.ts';
 import { applyClosures, applySeasons } from './schedules.ts';
+import { lockSchedule } from '../schedules/createClosure.ts';
 import type { Plan } from './plan.ts';
 import { record, type Kind, type Summary } from './report.ts';
 
@@ -102,6 +103,9 @@ export async function applyCatalogue(tx: Tx, plan: Plan, now: Date, summary: Sum
   for (const m of plan.museums) {
     const id = await upsert('museum', m.key, museums as Keyed, m.values);
     museumIds.set(m.key, id);
+    // The museum's hours, seasons and closures change under its schedule lock, as through the API:
+    // a finalize re-checking sellability then sees either the old schedule or the new one.
+    await lockSchedule(tx, id);
     await applySeasons(applier, m.key, id, m.seasons);
   }
 
