@@ -248,6 +248,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/dates/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Languages of the event dates GET /dates lists with the same filters
+         * @description Languages of the event dates GET /dates lists with the same filters
+         */
+        get: operations["listDateLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/documents": {
         parameters: {
             query?: never;
@@ -305,6 +325,50 @@ export interface paths {
          */
         get: operations["downloadDocument"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/entry/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * go~mus: the scanner's config (entry_zone is ignored: Atrium has no entry zones)
+         * @description go~mus: the scanner's config (entry_zone is ignored: Atrium has no entry zones)
+         */
+        get: operations["getEntryConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/entry/scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * go~mus: one stored scan, as POST /scans answered it
+         * @description go~mus: one stored scan, as POST /scans answered it
+         */
+        get: operations["getEntryScan"];
+        /**
+         * go~mus: how many people a valid entry scan admitted (a group at the door); JSON or form body scan[people_count]=3
+         * @description go~mus: how many people a valid entry scan admitted (a group at the door); JSON or form body scan[people_count]=3
+         */
+        put: operations["updateEntryScan"];
         post?: never;
         delete?: never;
         options?: never;
@@ -377,6 +441,26 @@ export interface paths {
          * @description Change an event (staff)
          */
         put: operations["updateEvent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/events/{id}/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * go~mus (obsolete): GET /calendar?by_event_ids[]=:id
+         * @description go~mus (obsolete): GET /calendar?by_event_ids[]=:id
+         */
+        get: operations["getEventCalendarOfEvent"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -460,6 +544,26 @@ export interface paths {
          * @description go~mus catch words of events: Atrium keeps none, so always an empty list
          */
         get: operations["listEventCatchWords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/events/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories of the events the caller may see (go~mus; user tokens: all event categories)
+         * @description Categories of the events the caller may see (go~mus; user tokens: all event categories)
+         */
+        get: operations["listEventCategories"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1540,6 +1644,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/tours/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories of the tours the caller may see (go~mus; user tokens: all tour categories)
+         * @description Categories of the tours the caller may see (go~mus; user tokens: all tour categories)
+         */
+        get: operations["listTourCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/tours/grades": {
         parameters: {
             query?: never;
@@ -1906,7 +2030,7 @@ export interface operations {
                      * @example {
                      *       "error": "Bereits benutzt",
                      *       "code": "SCAN_REFUSED",
-                     *       "request_id": "f626d121-e7f3-4b27-833e-a3ab81273f44"
+                     *       "request_id": "2dd5d6ca-7663-4f2b-9378-d2ecbcb99173"
                      *     }
                      */
                     "application/json": {
@@ -2097,7 +2221,7 @@ export interface operations {
                      * @example {
                      *       "error": "Bereits benutzt",
                      *       "code": "SCAN_REFUSED",
-                     *       "request_id": "ab3360ee-fafc-4665-b1fc-13caa0c2aefd"
+                     *       "request_id": "bed5b230-7549-4c18-848c-570ffed80814"
                      *     }
                      */
                     "application/json": {
@@ -2387,7 +2511,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "notify_settings": {
-                     *         "account_id": 1,
+                     *         "account_id": 5,
                      *         "mail_enabled": true
                      *       }
                      *     }
@@ -2562,7 +2686,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "mail_enabled": true
+                 *       "mail_enabled": false
                  *     }
                  */
                 "application/json": {
@@ -2587,8 +2711,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "notify_settings": {
-                     *         "account_id": 3,
-                     *         "mail_enabled": true
+                     *         "account_id": 5,
+                     *         "mail_enabled": false
                      *       }
                      *     }
                      */
@@ -2783,7 +2907,11 @@ export interface operations {
     getEventCalendar: {
         parameters: {
             query?: {
+                /** @description Category names. */
+                by_categories?: string[];
+                by_category_ids?: number[];
                 by_event_ids?: number[];
+                by_language_ids?: number[];
                 by_museum_ids?: number[];
                 /** @description `any` (default): a boolean per day; `all`: the dates. */
                 depth?: "any" | "all";
@@ -2820,13 +2948,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "2026-11-24": [],
-                     *         "2026-11-25": [],
-                     *         "2026-11-26": [],
-                     *         "2026-11-27": [],
-                     *         "2026-11-28": [],
-                     *         "2026-11-29": [],
-                     *         "2026-11-30": []
+                     *         "2027-03-10": false,
+                     *         "2027-03-11": true
                      *       }
                      *     }
                      */
@@ -3220,7 +3343,7 @@ export interface operations {
                      *         "event_ids": [],
                      *         "tour_ids": [],
                      *         "reason": "inventory",
-                     *         "created_at": "2026-11-24T02:44:13.868Z"
+                     *         "created_at": "2026-11-24T05:56:58.305Z"
                      *       },
                      *       "affected": {
                      *         "orders": 0,
@@ -3459,23 +3582,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "closure": {
-                     *         "id": 1,
+                     *         "id": 2,
                      *         "museum_id": 1,
-                     *         "start_date": "2026-12-24",
-                     *         "end_date": "2026-12-26",
-                     *         "start_time": null,
-                     *         "end_time": null,
+                     *         "start_date": "2026-06-04",
+                     *         "end_date": "2026-06-04",
+                     *         "start_time": "12:00",
+                     *         "end_time": "13:00",
                      *         "ticket_ids": [],
                      *         "quota_ids": [],
                      *         "event_ids": [],
                      *         "tour_ids": [],
-                     *         "reason": "Christmas",
-                     *         "created_at": "2026-11-24T02:57:05.542Z"
+                     *         "reason": null,
+                     *         "created_at": "2026-11-24T06:14:54.306Z"
                      *       },
                      *       "affected": {
-                     *         "orders": 0,
-                     *         "order_ids": [],
-                     *         "visitors": 0
+                     *         "orders": 1,
+                     *         "order_ids": [
+                     *           53
+                     *         ],
+                     *         "visitors": 2
                      *       }
                      *     }
                      */
@@ -3854,11 +3979,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "customers": [],
+                     *       "customers": [
+                     *         {
+                     *           "id": 1,
+                     *           "foreign_id": "cust-1795499629611",
+                     *           "salutation": null,
+                     *           "title": null,
+                     *           "name": "Ada",
+                     *           "surname": "Lovelace",
+                     *           "email": "ada@example.org",
+                     *           "phone": "+49 30 123456",
+                     *           "institution": null,
+                     *           "street": null,
+                     *           "zip": null,
+                     *           "city": null,
+                     *           "country": null,
+                     *           "locale": null,
+                     *           "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *           "updated_at": "2026-11-24T06:53:46.699+01:00"
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
+                     *         "total_count": 1,
                      *         "page": 1,
-                     *         "per_page": 6
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -4018,9 +4162,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "foreign_id": "sf-100",
-                 *       "city": "Berlin",
-                 *       "phone": ""
+                 *       "foreign_id": "cust-1795499629611",
+                 *       "phone": "+49 30 123456"
                  *     }
                  */
                 "application/json": {
@@ -4072,21 +4215,21 @@ export interface operations {
                      * @example {
                      *       "customer": {
                      *         "id": 1,
-                     *         "foreign_id": "sf-100",
+                     *         "foreign_id": "cust-1795499629611",
                      *         "salutation": null,
                      *         "title": null,
-                     *         "name": "Anna",
-                     *         "surname": "Müller",
-                     *         "email": "Anna@Example.org",
-                     *         "phone": null,
+                     *         "name": "Ada",
+                     *         "surname": "Lovelace",
+                     *         "email": "ada@example.org",
+                     *         "phone": "+49 30 123456",
                      *         "institution": null,
                      *         "street": null,
                      *         "zip": null,
-                     *         "city": "Berlin",
+                     *         "city": null,
                      *         "country": null,
                      *         "locale": null,
-                     *         "created_at": "2026-11-24T04:03:00.274+01:00",
-                     *         "updated_at": "2026-11-24T04:04:00.274+01:00"
+                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "updated_at": "2026-11-24T06:53:46.699+01:00"
                      *       }
                      *     }
                      */
@@ -4327,10 +4470,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "foreign_id": "cust-1795499629611",
                  *       "name": "Ada",
-                 *       "surname": "Fuzz",
-                 *       "email": "ada-user@example.org",
-                 *       "foreign_id": "fz-user"
+                 *       "surname": "Lovelace",
+                 *       "email": "ada@example.org"
                  *     }
                  */
                 "application/json": {
@@ -4381,22 +4524,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "customer": {
-                     *         "id": 3,
-                     *         "foreign_id": "replay-1",
+                     *         "id": 1,
+                     *         "foreign_id": "crm-1",
                      *         "salutation": null,
                      *         "title": null,
-                     *         "name": "Anna",
-                     *         "surname": "Müller",
-                     *         "email": "anna@example.org",
-                     *         "phone": "0301234",
+                     *         "name": "Ada",
+                     *         "surname": "Lovelace",
+                     *         "email": "ada@example.org",
+                     *         "phone": null,
                      *         "institution": null,
                      *         "street": null,
                      *         "zip": null,
                      *         "city": null,
                      *         "country": null,
                      *         "locale": null,
-                     *         "created_at": "2026-11-24T04:03:20.071+01:00",
-                     *         "updated_at": "2026-11-24T04:03:20.071+01:00"
+                     *         "created_at": "2026-11-24T06:53:46.938+01:00",
+                     *         "updated_at": "2026-11-24T06:53:46.938+01:00"
                      *       }
                      *     }
                      */
@@ -4440,12 +4583,12 @@ export interface operations {
                      * @example {
                      *       "customer": {
                      *         "id": 1,
-                     *         "foreign_id": "fz-user",
+                     *         "foreign_id": "cust-1795499629611",
                      *         "salutation": null,
                      *         "title": null,
                      *         "name": "Ada",
-                     *         "surname": "Fuzz",
-                     *         "email": "ada-user@example.org",
+                     *         "surname": "Lovelace",
+                     *         "email": "ada@example.org",
                      *         "phone": null,
                      *         "institution": null,
                      *         "street": null,
@@ -4453,8 +4596,8 @@ export interface operations {
                      *         "city": null,
                      *         "country": null,
                      *         "locale": null,
-                     *         "created_at": "2026-11-24T03:57:02.033+01:00",
-                     *         "updated_at": "2026-11-24T03:57:02.033+01:00"
+                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "updated_at": "2026-11-24T06:53:46.699+01:00"
                      *       }
                      *     }
                      */
@@ -4690,21 +4833,21 @@ export interface operations {
                      * @example {
                      *       "customer": {
                      *         "id": 1,
-                     *         "foreign_id": "fz-user",
+                     *         "foreign_id": "cust-1795499629611",
                      *         "salutation": null,
                      *         "title": null,
                      *         "name": "Ada",
-                     *         "surname": "Fuzz",
-                     *         "email": "ada-user@example.org",
-                     *         "phone": null,
+                     *         "surname": "Lovelace",
+                     *         "email": "ada@example.org",
+                     *         "phone": "+49 30 123456",
                      *         "institution": null,
                      *         "street": null,
                      *         "zip": null,
                      *         "city": null,
                      *         "country": null,
                      *         "locale": null,
-                     *         "created_at": "2026-11-24T03:57:03.346+01:00",
-                     *         "updated_at": "2026-11-24T03:57:03.346+01:00"
+                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "updated_at": "2026-11-24T06:53:46.699+01:00"
                      *       }
                      *     }
                      */
@@ -4896,19 +5039,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "foreign_id": "y",
-                 *       "salutation": "",
-                 *       "title": "__lookup",
-                 *       "name": "#K",
-                 *       "email": "fuzz@example.com",
+                 *       "foreign_id": "fz-reseller",
+                 *       "salutation": "N-2l*GPrlZ",
+                 *       "title": "vG|QG%nk2h",
+                 *       "name": "W",
+                 *       "surname": "fl",
+                 *       "email": "a@example.org",
                  *       "phone": "",
-                 *       "tel": "O\"LtXe^1",
-                 *       "institution": "$\\@[bw7h",
-                 *       "street": "~t",
-                 *       "zip": "Pv:@TMbi~",
-                 *       "city": "ovJ#x",
-                 *       "country": "",
-                 *       "locale": "de"
+                 *       "tel": "\"7<",
+                 *       "institution": "h{",
+                 *       "street": "9F]/qN/W3",
+                 *       "zip": "L5:b",
+                 *       "city": "#&7J(",
+                 *       "country": "MX"
                  *     }
                  */
                 "application/json": {
@@ -4960,21 +5103,21 @@ export interface operations {
                      * @example {
                      *       "customer": {
                      *         "id": 2,
-                     *         "foreign_id": "y",
-                     *         "salutation": null,
-                     *         "title": "__lookup",
-                     *         "name": "#K",
-                     *         "surname": "Fuzz",
-                     *         "email": "fuzz@example.com",
+                     *         "foreign_id": "fz-reseller",
+                     *         "salutation": "N-2l*GPrlZ",
+                     *         "title": "vG|QG%nk2h",
+                     *         "name": "W",
+                     *         "surname": "fl",
+                     *         "email": "a@example.org",
                      *         "phone": null,
-                     *         "institution": "$\\@[bw7h",
-                     *         "street": "~t",
-                     *         "zip": "Pv:@TMbi~",
-                     *         "city": "ovJ#x",
-                     *         "country": null,
-                     *         "locale": "de",
-                     *         "created_at": "2026-11-24T03:57:03.346+01:00",
-                     *         "updated_at": "2026-11-24T03:57:03.346+01:00"
+                     *         "institution": "h{",
+                     *         "street": "9F]/qN/W3",
+                     *         "zip": "L5:b",
+                     *         "city": "#&7J(",
+                     *         "country": "MX",
+                     *         "locale": null,
+                     *         "created_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "updated_at": "2026-11-24T07:07:01.470+01:00"
                      *       }
                      *     }
                      */
@@ -5231,7 +5374,7 @@ export interface operations {
                      * @example {
                      *       "erasure": {
                      *         "customer_id": 1,
-                     *         "erased_at": "2026-11-24T03:57:03.346+01:00",
+                     *         "erased_at": "2026-11-24T07:07:01.470+01:00",
                      *         "already_erased": false,
                      *         "anonymised": {
                      *           "customer": 1,
@@ -5461,7 +5604,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "export": {
-                     *         "exported_at": "2026-11-24T03:57:03.346+01:00",
+                     *         "exported_at": "2026-11-24T07:07:01.470+01:00",
                      *         "complete": true,
                      *         "customer": {
                      *           "id": 1,
@@ -5478,11 +5621,11 @@ export interface operations {
                      *           "city": null,
                      *           "country": null,
                      *           "locale": null,
-                     *           "created_at": "2026-11-24T03:57:03.346+01:00",
-                     *           "updated_at": "2026-11-24T03:57:03.346+01:00"
+                     *           "created_at": "2026-11-24T07:07:01.470+01:00",
+                     *           "updated_at": "2026-11-24T07:07:01.470+01:00"
                      *         },
                      *         "erasure": {
-                     *           "erased_at": "2026-11-24T03:57:03.346+01:00"
+                     *           "erased_at": "2026-11-24T07:07:01.470+01:00"
                      *         },
                      *         "orders": [],
                      *         "requests": [],
@@ -5698,7 +5841,11 @@ export interface operations {
     listDates: {
         parameters: {
             query?: {
+                /** @description Category names. */
+                by_categories?: string[];
+                by_category_ids?: number[];
                 by_event_ids?: number[];
+                by_language_ids?: number[];
                 by_museum_ids?: number[];
                 /** @description YYYY-MM-DD */
                 end_at?: string;
@@ -5736,11 +5883,74 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "dates": [],
+                     *       "dates": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": 1,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Guided",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 1,
+                     *             "name": "Führung"
+                     *           },
+                     *           "bookable": true,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "start_time": "2027-03-10T14:00:00+01:00",
+                     *           "duration": 60,
+                     *           "seats": {
+                     *             "min": 1,
+                     *             "max": 10,
+                     *             "booked": 0,
+                     *             "available": 10,
+                     *             "max_per_registration": null
+                     *           },
+                     *           "language": {
+                     *             "id": 1,
+                     *             "name": "Deutsch"
+                     *           },
+                     *           "closed": false
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "event_id": 2,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Workshop",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 2,
+                     *             "name": "Workshop"
+                     *           },
+                     *           "bookable": true,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "start_time": "2027-03-11T14:00:00+01:00",
+                     *           "duration": 60,
+                     *           "seats": {
+                     *             "min": 1,
+                     *             "max": 10,
+                     *             "booked": 0,
+                     *             "available": 10,
+                     *             "max_per_registration": null
+                     *           },
+                     *           "language": {
+                     *             "id": 2,
+                     *             "name": "English"
+                     *           },
+                     *           "closed": false
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 7,
-                     *         "per_page": 100
+                     *         "total_count": 2,
+                     *         "page": 1,
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -5749,7 +5959,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @description Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false. */
                             closed: boolean;
                             description: null | (string | {
@@ -5914,6 +6127,189 @@ export interface operations {
             };
         };
     };
+    listDateLanguages: {
+        parameters: {
+            query?: {
+                /** @description Category names. */
+                by_categories?: string[];
+                by_category_ids?: number[];
+                by_event_ids?: number[];
+                by_language_ids?: number[];
+                by_museum_ids?: number[];
+                /** @description YYYY-MM-DD */
+                end_at?: string;
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+                /** @description Case-insensitive substring of the title (any locale). */
+                q?: string;
+                /** @description YYYY-MM-DD */
+                start_at?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "languages": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Deutsch"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "English"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        languages: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listDocuments: {
         parameters: {
             query?: {
@@ -5947,10 +6343,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "documents": [],
+                     *       "documents": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "ticket",
+                     *           "order_id": 1,
+                     *           "request_id": null,
+                     *           "filename": "tickets-1.pdf",
+                     *           "content_type": "application/pdf",
+                     *           "byte_size": 0,
+                     *           "status": "processing",
+                     *           "sha256": null,
+                     *           "invoice_number": null,
+                     *           "rejection_reason": null,
+                     *           "created_at": "2026-11-24T06:54:38.945+01:00",
+                     *           "updated_at": "2026-11-24T06:54:38.945+01:00",
+                     *           "available_until": "2027-11-24T06:54:38.945+01:00",
+                     *           "download_url": "/api/v4/documents/1/download"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "kind": "invoice",
+                     *           "order_id": 1,
+                     *           "request_id": null,
+                     *           "filename": "invoice-1.pdf",
+                     *           "content_type": "application/pdf",
+                     *           "byte_size": 0,
+                     *           "status": "processing",
+                     *           "sha256": null,
+                     *           "invoice_number": null,
+                     *           "rejection_reason": null,
+                     *           "created_at": "2026-11-24T06:54:38.945+01:00",
+                     *           "updated_at": "2026-11-24T06:54:38.945+01:00",
+                     *           "available_until": "2027-11-24T06:54:38.945+01:00",
+                     *           "download_url": "/api/v4/documents/2/download"
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 994,
+                     *         "total_count": 2,
+                     *         "page": 1,
                      *         "per_page": 25
                      *       }
                      *     }
@@ -6158,9 +6589,9 @@ export interface operations {
                      *         "sha256": "aeca344acc80ed4965c8ef96839486265c1c7111041b0b0d54894efd7d02eb52",
                      *         "invoice_number": null,
                      *         "rejection_reason": null,
-                     *         "created_at": "2026-11-24T04:02:22.684+01:00",
-                     *         "updated_at": "2026-11-24T04:02:22.684+01:00",
-                     *         "available_until": "2027-11-24T04:02:22.684+01:00",
+                     *         "created_at": "2026-11-24T07:09:38.712+01:00",
+                     *         "updated_at": "2026-11-24T07:09:38.712+01:00",
+                     *         "available_until": "2027-11-24T07:09:38.712+01:00",
                      *         "download_url": "/api/v4/documents/3/download"
                      *       }
                      *     }
@@ -6425,9 +6856,9 @@ export interface operations {
                      *         "sha256": null,
                      *         "invoice_number": null,
                      *         "rejection_reason": null,
-                     *         "created_at": "2026-11-24T03:57:03.346+01:00",
-                     *         "updated_at": "2026-11-24T03:57:03.346+01:00",
-                     *         "available_until": "2027-11-24T03:57:03.346+01:00",
+                     *         "created_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "updated_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "available_until": "2027-11-24T07:07:01.470+01:00",
                      *         "download_url": "/api/v4/documents/1/download"
                      *       }
                      *     }
@@ -6819,11 +7250,701 @@ export interface operations {
             };
         };
     };
+    getEntryConfig: {
+        parameters: {
+            query?: {
+                /** @description Accepted and ignored: Atrium has no entry zones. */
+                entry_zone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "config": {
+                     *         "id": 3,
+                     *         "name": "Gate A1",
+                     *         "settings": {
+                     *           "museums": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Testmuseum",
+                     *               "time_zone": "Europe/Berlin"
+                     *             }
+                     *           ],
+                     *           "locale": "de",
+                     *           "early_minutes": 15,
+                     *           "max_clock_skew_seconds": 120
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        config: {
+                            /** @description The scanner (token) account. */
+                            id: number;
+                            name: string;
+                            settings: {
+                                /** @description Default: the door opens this long before a slot. */
+                                early_minutes: number;
+                                /** @description Language of scan messages. */
+                                locale: string;
+                                /** @description How far an offline scanned_at may be ahead of the server. */
+                                max_clock_skew_seconds: number;
+                                /** @description Museums this scanner admits to. */
+                                museums: {
+                                    id: number;
+                                    name: string;
+                                    time_zone: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEntryScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "scan": {
+                     *         "id": 1,
+                     *         "barcode": "793622006461-0",
+                     *         "direction": "entry",
+                     *         "is_valid": true,
+                     *         "result": "valid",
+                     *         "message": "Gültig – Eintritt",
+                     *         "people_count": 1,
+                     *         "ticket": {
+                     *           "id": 1,
+                     *           "title": "Eintritt regulär"
+                     *         },
+                     *         "start_at": "2026-11-27T10:00:00+01:00",
+                     *         "order_id": 1,
+                     *         "museum_id": 1,
+                     *         "entries_used": 1,
+                     *         "entries_allowed": 1,
+                     *         "scanned_at": "2026-11-27T10:00:00+01:00",
+                     *         "location": "North",
+                     *         "device": {
+                     *           "id": 3,
+                     *           "name": "Gate A1"
+                     *         },
+                     *         "revised": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        scan: {
+                            barcode: string;
+                            device: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            direction: string;
+                            entries_allowed: number;
+                            entries_used: number;
+                            id: number;
+                            is_valid: boolean;
+                            location: string | null;
+                            /** @description Short display text in the museum language. */
+                            message: string;
+                            museum_id: number | null;
+                            order_id: number | null;
+                            people_count: number;
+                            /** @enum {string} */
+                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            /** @description A later-arriving earlier scan changed this verdict since (lists only). */
+                            revised: boolean;
+                            scanned_at: string;
+                            start_at: string | null;
+                            ticket: {
+                                id: number;
+                                title: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateEntryScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "people_count": 3
+                 *     }
+                 */
+                "application/json": {
+                    /** @description People the scan admitted: 1 up to what the barcode covers. */
+                    people_count: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "scan": {
+                     *         "id": 2,
+                     *         "barcode": "058343736706-4",
+                     *         "direction": "entry",
+                     *         "is_valid": true,
+                     *         "result": "valid",
+                     *         "message": "Gültig – Eintritt",
+                     *         "people_count": 3,
+                     *         "ticket": {
+                     *           "id": 1,
+                     *           "title": "Gruppenführung"
+                     *         },
+                     *         "start_at": "2026-11-27T15:00:00+01:00",
+                     *         "order_id": 2,
+                     *         "museum_id": 1,
+                     *         "entries_used": 1,
+                     *         "entries_allowed": 1,
+                     *         "scanned_at": "2026-11-27T15:00:00+01:00",
+                     *         "location": null,
+                     *         "device": {
+                     *           "id": 3,
+                     *           "name": "Gate A1"
+                     *         },
+                     *         "revised": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        scan: {
+                            barcode: string;
+                            device: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            direction: string;
+                            entries_allowed: number;
+                            entries_used: number;
+                            id: number;
+                            is_valid: boolean;
+                            location: string | null;
+                            /** @description Short display text in the museum language. */
+                            message: string;
+                            museum_id: number | null;
+                            order_id: number | null;
+                            people_count: number;
+                            /** @enum {string} */
+                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            /** @description A later-arriving earlier scan changed this verdict since (lists only). */
+                            revised: boolean;
+                            scanned_at: string;
+                            start_at: string | null;
+                            ticket: {
+                                id: number;
+                                title: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
+                /** @description Category names. */
+                by_categories?: string[];
+                by_category_ids?: number[];
                 by_exhibition_ids?: number[];
                 by_featured?: boolean;
+                by_language_ids?: number[];
                 by_museum_ids?: number[];
                 /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
                 locale?: unknown;
@@ -6857,10 +7978,72 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "events": [],
+                     *       "events": [
+                     *         {
+                     *           "id": 1,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Guided",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 1,
+                     *             "name": "Führung"
+                     *           },
+                     *           "bookable": true,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "featured": false,
+                     *           "languages": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Deutsch"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Workshop",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 2,
+                     *             "name": "Workshop"
+                     *           },
+                     *           "bookable": true,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "featured": false,
+                     *           "languages": [
+                     *             {
+                     *               "id": 2,
+                     *               "name": "English"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Plain",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": null,
+                     *           "bookable": true,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "featured": false,
+                     *           "languages": []
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 994,
+                     *         "total_count": 3,
+                     *         "page": 1,
                      *         "per_page": 25
                      *       }
                      *     }
@@ -6870,7 +8053,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -7045,26 +8231,17 @@ export interface operations {
                 /**
                  * @example {
                  *       "museum_id": 1,
-                 *       "exhibition_id": 1,
-                 *       "title": "BU8P:",
-                 *       "sub_title": null,
-                 *       "description": {},
-                 *       "category": "mu[\\Ir",
-                 *       "featured": false,
-                 *       "price_cents": 983,
-                 *       "reseller_price_cents": 597,
-                 *       "vat_pct": 3.889010435516676e-258,
-                 *       "tax_included": true,
-                 *       "sales_channels": [
-                 *         "shop",
-                 *         "shop"
-                 *       ],
-                 *       "active": true
+                 *       "title": "Neu",
+                 *       "category": "Vortrag"
                  *     }
                  */
                 "application/json": {
                     active?: boolean;
-                    category?: string | null;
+                    category?: null | (string | {
+                        id: number;
+                    } | {
+                        name: string;
+                    });
                     description?: null | (string | {
                         [key: string]: string;
                     });
@@ -7105,22 +8282,26 @@ export interface operations {
                      *       "event": {
                      *         "id": 5,
                      *         "museum_id": 1,
-                     *         "exhibition_id": 1,
-                     *         "title": "BU8P:",
+                     *         "exhibition_id": null,
+                     *         "title": "Neu",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": "mu[\\Ir",
+                     *         "category": {
+                     *           "id": 5,
+                     *           "name": "Vortrag"
+                     *         },
                      *         "bookable": true,
-                     *         "price_cents": 983,
-                     *         "vat_pct": 3.889010435516676e-258,
+                     *         "price_cents": 0,
+                     *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "featured": false,
                      *         "languages": [],
                      *         "sales_channels": [
-                     *           "shop"
+                     *           "shop",
+                     *           "reseller"
                      *         ],
                      *         "reseller_account_ids": [],
-                     *         "reseller_price_cents": 597,
+                     *         "reseller_price_cents": null,
                      *         "active": true
                      *       }
                      *     }
@@ -7130,7 +8311,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -7376,25 +8560,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "date": {
-                     *         "id": 25,
-                     *         "event_id": 4,
+                     *         "id": 1,
+                     *         "event_id": 1,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Familienführung am Wochenende",
+                     *         "title": "Guided",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": "Family",
+                     *         "category": {
+                     *           "id": 1,
+                     *           "name": "Führung"
+                     *         },
                      *         "bookable": true,
-                     *         "price_cents": 600,
-                     *         "vat_pct": 7,
+                     *         "price_cents": 500,
+                     *         "vat_pct": 0,
                      *         "tax_included": true,
-                     *         "start_time": "2026-12-06T14:00:00+01:00",
-                     *         "duration": 45,
+                     *         "start_time": "2027-03-10T14:00:00+01:00",
+                     *         "duration": 60,
                      *         "seats": {
                      *           "min": 1,
-                     *           "max": 15,
+                     *           "max": 10,
                      *           "booked": 0,
-                     *           "available": 15,
+                     *           "available": 10,
                      *           "max_per_registration": null
                      *         },
                      *         "language": {
@@ -7410,7 +8597,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @description Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false. */
                             closed: boolean;
                             description: null | (string | {
@@ -7621,12 +8811,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "start_time": "2026-11-28T10:00:00.000Z",
-                 *       "duration": 445,
-                 *       "seats_min": 303,
-                 *       "seats_max": 541,
-                 *       "max_per_registration": 999,
-                 *       "language_id": 1,
+                 *       "start_time": "2026-12-03T13:00:00.000Z",
+                 *       "duration": 993,
+                 *       "seats_min": 2,
+                 *       "seats_max": 421,
+                 *       "max_per_registration": 652,
                  *       "active": false
                  *     }
                  */
@@ -7658,26 +8847,29 @@ export interface operations {
                     /**
                      * @example {
                      *       "date": {
-                     *         "id": 15,
-                     *         "event_id": 2,
-                     *         "museum_id": 1,
+                     *         "id": 19,
+                     *         "event_id": 3,
+                     *         "museum_id": 2,
                      *         "exhibition_id": null,
-                     *         "title": "Abendführung",
+                     *         "title": "Druckwerkstatt",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": "Tour",
+                     *         "category": {
+                     *           "id": 3,
+                     *           "name": "Workshop"
+                     *         },
                      *         "bookable": false,
-                     *         "price_cents": 1200,
-                     *         "vat_pct": 7,
+                     *         "price_cents": 2500,
+                     *         "vat_pct": 19,
                      *         "tax_included": true,
-                     *         "start_time": "2026-11-28T11:00:00+01:00",
-                     *         "duration": 445,
+                     *         "start_time": "2026-12-03T14:00:00+01:00",
+                     *         "duration": 993,
                      *         "seats": {
-                     *           "min": 303,
-                     *           "max": 541,
+                     *           "min": 2,
+                     *           "max": 421,
                      *           "booked": 0,
-                     *           "available": 541,
-                     *           "max_per_registration": 999
+                     *           "available": 421,
+                     *           "max_per_registration": 652
                      *         },
                      *         "language": {
                      *           "id": 1,
@@ -7693,7 +8885,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @description Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false. */
                             closed: boolean;
                             description: null | (string | {
@@ -7943,16 +9138,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "event": {
-                     *         "id": 3,
-                     *         "museum_id": 2,
+                     *         "id": 1,
+                     *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Print workshop",
+                     *         "title": "Guided",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": "Workshop",
+                     *         "category": {
+                     *           "id": 1,
+                     *           "name": "Führung"
+                     *         },
                      *         "bookable": true,
-                     *         "price_cents": 2500,
-                     *         "vat_pct": 19,
+                     *         "price_cents": 500,
+                     *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "featured": false,
                      *         "languages": [
@@ -7969,7 +9167,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -8174,27 +9375,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "museum_id": 1,
-                 *       "exhibition_id": 1,
-                 *       "title": "abH",
-                 *       "sub_title": null,
-                 *       "description": {},
-                 *       "category": "y ",
-                 *       "featured": true,
-                 *       "price_cents": 544,
-                 *       "reseller_price_cents": 733,
-                 *       "vat_pct": 3.720657238128183e-256,
-                 *       "tax_included": true,
-                 *       "sales_channels": [
-                 *         "reseller",
-                 *         "reseller"
-                 *       ],
-                 *       "reseller_account_ids": []
+                 *       "category": {
+                 *         "id": 2,
+                 *         "name": "ignored"
+                 *       }
                  *     }
                  */
                 "application/json": {
                     active?: boolean;
-                    category?: string | null;
+                    category?: null | (string | {
+                        id: number;
+                    } | {
+                        name: string;
+                    });
                     description?: null | (string | {
                         [key: string]: string;
                     });
@@ -8233,29 +9426,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "event": {
-                     *         "id": 3,
+                     *         "id": 5,
                      *         "museum_id": 1,
-                     *         "exhibition_id": 1,
-                     *         "title": "abH",
+                     *         "exhibition_id": null,
+                     *         "title": "Neu",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": "y ",
+                     *         "category": {
+                     *           "id": 2,
+                     *           "name": "Workshop"
+                     *         },
                      *         "bookable": true,
-                     *         "price_cents": 544,
-                     *         "vat_pct": 3.720657238128183e-256,
+                     *         "price_cents": 0,
+                     *         "vat_pct": 0,
                      *         "tax_included": true,
-                     *         "featured": true,
-                     *         "languages": [
-                     *           {
-                     *             "id": 1,
-                     *             "name": "Deutsch"
-                     *           }
-                     *         ],
+                     *         "featured": false,
+                     *         "languages": [],
                      *         "sales_channels": [
+                     *           "shop",
                      *           "reseller"
                      *         ],
                      *         "reseller_account_ids": [],
-                     *         "reseller_price_cents": 733,
+                     *         "reseller_price_cents": null,
                      *         "active": true
                      *       }
                      *     }
@@ -8265,7 +9457,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -8478,9 +9673,244 @@ export interface operations {
             };
         };
     };
+    getEventCalendarOfEvent: {
+        parameters: {
+            query?: {
+                /** @description Category names. */
+                by_categories?: string[];
+                by_category_ids?: number[];
+                by_language_ids?: number[];
+                by_museum_ids?: number[];
+                /** @description `any` (default): a boolean per day; `all`: the dates. */
+                depth?: "any" | "all";
+                /** @description YYYY-MM-DD */
+                end_at?: string;
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+                /** @description Case-insensitive substring of the title (any locale). */
+                q?: string;
+                /** @description YYYY-MM-DD */
+                start_at?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "2027-03-09": false,
+                     *         "2027-03-10": true,
+                     *         "2027-03-11": false,
+                     *         "2027-03-12": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description YYYY-MM-DD → whether a date can still be booked; with depth=all the dates of that day. */
+                        data: {
+                            [key: string]: boolean | {
+                                date: {
+                                    bookable: boolean;
+                                    event_id: number;
+                                    id: number;
+                                    seats: {
+                                        available: number;
+                                        booked: number;
+                                        max: number;
+                                    };
+                                    start_time: string;
+                                    sub_title: null | string | {
+                                        [key: string]: null | string;
+                                    };
+                                    title: null | string | {
+                                        [key: string]: null | string;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEventDates: {
         parameters: {
             query?: {
+                by_language_ids?: number[];
                 /** @description YYYY-MM-DD */
                 date?: string;
                 /** @description YYYY-MM-DD */
@@ -8519,10 +9949,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "dates": [],
+                     *       "dates": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": 1,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Guided",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 1,
+                     *             "name": "Führung"
+                     *           },
+                     *           "bookable": true,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "start_time": "2027-03-10T14:00:00+01:00",
+                     *           "duration": 60,
+                     *           "seats": {
+                     *             "min": 1,
+                     *             "max": 10,
+                     *             "booked": 0,
+                     *             "available": 10,
+                     *             "max_per_registration": null
+                     *           },
+                     *           "language": {
+                     *             "id": 1,
+                     *             "name": "Deutsch"
+                     *           },
+                     *           "closed": false
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 855,
+                     *         "total_count": 1,
+                     *         "page": 1,
                      *         "per_page": 25
                      *       }
                      *     }
@@ -8532,7 +9994,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @description Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false. */
                             closed: boolean;
                             description: null | (string | {
@@ -8822,7 +10287,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @description Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false. */
                             closed: boolean;
                             description: null | (string | {
@@ -8862,7 +10330,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @description Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false. */
                             closed: boolean;
                             description: null | (string | {
@@ -9501,6 +10972,158 @@ export interface operations {
             };
         };
     };
+    listEventCategories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "categories": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Führung"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Workshop"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Partner only"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        categories: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEventGrades: {
         parameters: {
             query?: never;
@@ -9967,8 +11590,8 @@ export interface operations {
                      *       "exhibitions": [],
                      *       "meta": {
                      *         "total_count": 0,
-                     *         "page": 996,
-                     *         "per_page": 1
+                     *         "page": 992,
+                     *         "per_page": 5
                      *       }
                      *     }
                      */
@@ -10136,10 +11759,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "museum_id": 2,
-                 *       "title": "valueOf",
-                 *       "sub_title": null,
-                 *       "description": {},
+                 *       "museum_id": 1,
+                 *       "title": "4JbY.{",
+                 *       "sub_title": {},
+                 *       "description": null,
                  *       "featured": true,
                  *       "time_frames": []
                  *     }
@@ -10181,8 +11804,8 @@ export interface operations {
                      * @example {
                      *       "exhibition": {
                      *         "id": 2,
-                     *         "museum_id": 2,
-                     *         "title": "valueOf",
+                     *         "museum_id": 1,
+                     *         "title": "4JbY.{",
                      *         "sub_title": null,
                      *         "description": null,
                      *         "featured": true,
@@ -10630,10 +12253,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "museum_id": 1,
-                 *       "sub_title": null,
-                 *       "description": null,
-                 *       "featured": true
+                 *       "museum_id": 2,
+                 *       "sub_title": "Zz'8547::",
+                 *       "description": {},
+                 *       "featured": false
                  *     }
                  */
                 "application/json": {
@@ -10673,11 +12296,11 @@ export interface operations {
                      * @example {
                      *       "exhibition": {
                      *         "id": 1,
-                     *         "museum_id": 1,
+                     *         "museum_id": 2,
                      *         "title": "Licht und Farbe",
-                     *         "sub_title": null,
+                     *         "sub_title": "Zz'8547::",
                      *         "description": null,
-                     *         "featured": true,
+                     *         "featured": false,
                      *         "time_frames": []
                      *       }
                      *     }
@@ -10925,9 +12548,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "language": {
-                     *         "id": 3,
-                     *         "code": "key",
-                     *         "name": "{cnamen!va"
+                     *         "id": 1,
+                     *         "code": "fr",
+                     *         "name": "Français"
                      *       }
                      *     }
                      */
@@ -11278,10 +12901,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "museums": [],
+                     *       "museums": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Testmuseum",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "time_zone": "Europe/Berlin",
+                     *           "location": null
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 2,
+                     *         "total_count": 1,
+                     *         "page": 1,
                      *         "per_page": 25
                      *       }
                      *     }
@@ -11768,16 +13400,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "museum": {
-                     *         "id": 2,
-                     *         "title": "Stadtmuseum",
-                     *         "sub_title": null,
+                     *         "id": 1,
+                     *         "title": "Kunsthalle am See",
+                     *         "sub_title": "Malerei und Skulptur der Moderne",
                      *         "description": null,
                      *         "time_zone": "Europe/Berlin",
                      *         "location": {
-                     *           "zip": "10178",
+                     *           "zip": "10117",
                      *           "city": "Berlin",
-                     *           "name": "Stadtmuseum",
-                     *           "street": "Marktplatz",
+                     *           "name": "Kunsthalle am See",
+                     *           "street": "Seeufer",
                      *           "country": "Deutschland"
                      *         }
                      *       }
@@ -12288,8 +13920,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "opening_hours": {
-                     *         "begin": "2026-11-24T10:00:00+01:00",
-                     *         "end": "2026-11-24T18:00:00+01:00"
+                     *         "begin": "2026-11-23T09:00:00+01:00",
+                     *         "end": "2026-11-23T17:00:00+01:00"
                      *       }
                      *     }
                      */
@@ -12486,15 +14118,29 @@ export interface operations {
                      * @example {
                      *       "schedule": {
                      *         "weekly": {
-                     *           "monday": "09:00-17:00",
-                     *           "tuesday": "09:00-17:00",
-                     *           "wednesday": "09:00-17:00",
-                     *           "thursday": "09:00-17:00",
-                     *           "friday": "09:00-17:00",
-                     *           "saturday": "09:00-17:00",
-                     *           "sunday": "09:00-17:00"
+                     *           "monday": "closed",
+                     *           "tuesday": "10:00-18:00",
+                     *           "wednesday": "10:00-18:00",
+                     *           "thursday": "10:00-20:00",
+                     *           "friday": "10:00-18:00",
+                     *           "saturday": "10:00-18:00",
+                     *           "sunday": "10:00-18:00"
                      *         },
-                     *         "seasons": [],
+                     *         "seasons": [
+                     *           {
+                     *             "start_date": "2027-06-01",
+                     *             "end_date": "2027-08-31",
+                     *             "hours": {
+                     *               "monday": "closed",
+                     *               "tuesday": "10:00-20:00",
+                     *               "wednesday": "10:00-20:00",
+                     *               "thursday": "10:00-22:00",
+                     *               "friday": "10:00-20:00",
+                     *               "saturday": "10:00-20:00",
+                     *               "sunday": "10:00-20:00"
+                     *             }
+                     *           }
+                     *         ],
                      *         "exceptions": {}
                      *       }
                      *     }
@@ -12680,8 +14326,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "seasons": [],
-                 *       "exceptions": {}
+                 *       "weekly": {},
+                 *       "seasons": []
                  *     }
                  */
                 "application/json": {
@@ -12731,21 +14377,7 @@ export interface operations {
                      *           "saturday": "10:00-18:00",
                      *           "sunday": "10:00-18:00"
                      *         },
-                     *         "seasons": [
-                     *           {
-                     *             "start_date": "2027-06-01",
-                     *             "end_date": "2027-08-31",
-                     *             "hours": {
-                     *               "monday": "closed",
-                     *               "tuesday": "10:00-20:00",
-                     *               "wednesday": "10:00-20:00",
-                     *               "thursday": "10:00-22:00",
-                     *               "friday": "10:00-20:00",
-                     *               "saturday": "10:00-20:00",
-                     *               "sunday": "10:00-20:00"
-                     *             }
-                     *           }
-                     *         ],
+                     *         "seasons": [],
                      *         "exceptions": {}
                      *       }
                      *     }
@@ -12976,22 +14608,12 @@ export interface operations {
                      *       "occupancy": {
                      *         "museum_id": 1,
                      *         "date": "2026-11-27",
-                     *         "inside": 4,
-                     *         "entries_today": 4,
+                     *         "inside": 1,
+                     *         "entries_today": 1,
                      *         "exits_today": 0,
                      *         "by_hour": [
                      *           {
                      *             "hour": 10,
-                     *             "entries": 2,
-                     *             "exits": 0
-                     *           },
-                     *           {
-                     *             "hour": 11,
-                     *             "entries": 1,
-                     *             "exits": 0
-                     *           },
-                     *           {
-                     *             "hour": 15,
                      *             "entries": 1,
                      *             "exits": 0
                      *           }
@@ -13178,11 +14800,52 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "orders": [],
+                     *       "orders": [
+                     *         {
+                     *           "id": 1,
+                     *           "foreign_id": "drop-1",
+                     *           "token": "THq1Z2-ouI9L2Ey9lsieMQ",
+                     *           "status": "pending",
+                     *           "is_valid": false,
+                     *           "total_price_cents": 1400,
+                     *           "currency": "EUR",
+                     *           "source": "resellershop",
+                     *           "customer_id": null,
+                     *           "comment": null,
+                     *           "reference": null,
+                     *           "created_at": "2026-11-24T06:54:01.613+01:00",
+                     *           "updated_at": "2026-11-24T06:54:01.613+01:00",
+                     *           "finalized_at": null,
+                     *           "cancelled_at": null,
+                     *           "expires_at": "2026-11-24T07:24:01.613+01:00",
+                     *           "items": [
+                     *             {
+                     *               "id": 1,
+                     *               "type": "Ticket",
+                     *               "status": "active",
+                     *               "price_cents": 1400,
+                     *               "unit_price_cents": 1400,
+                     *               "vat_pct": 7,
+                     *               "tax_included": true,
+                     *               "quantity": 1,
+                     *               "entries_used": 0,
+                     *               "attributes": {
+                     *                 "id": 1,
+                     *                 "quantity": 1,
+                     *                 "start_time": "2026-11-29T10:00:00+01:00",
+                     *                 "barcodes": [],
+                     *                 "ticket_id": 1,
+                     *                 "attendees": []
+                     *               }
+                     *             }
+                     *           ],
+                     *           "documents": []
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
+                     *         "total_count": 1,
                      *         "page": 1,
-                     *         "per_page": 100
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -13384,18 +15047,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "foreign_id": "fz-order-user-false",
-                 *       "finalize": false,
                  *       "items": [
                  *         {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 1,
-                 *             "time": "2026-11-26T09:00:00.000Z"
+                 *             "quantity": 3,
+                 *             "time": "2026-11-29T09:00:00.000Z",
+                 *             "reservations": [
+                 *               "cwJfZiFrIc8WY0LdDzCVXg"
+                 *             ]
                  *           }
                  *         }
-                 *       ]
+                 *       ],
+                 *       "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7"
                  *     }
                  */
                 "application/json": {
@@ -13454,7 +15119,7 @@ export interface operations {
                      *       "order": {
                      *         "id": 25,
                      *         "foreign_id": "batch-dup-1",
-                     *         "token": "dM3O6siBf8kI2nZC9yvLqw",
+                     *         "token": "fsps0kyD7jge9Mm56AARFg",
                      *         "status": "finalized",
                      *         "is_valid": true,
                      *         "total_price_cents": 1400,
@@ -13463,9 +15128,9 @@ export interface operations {
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T03:55:12.917+01:00",
-                     *         "updated_at": "2026-11-24T03:55:12.917+01:00",
-                     *         "finalized_at": "2026-11-24T03:55:12.917+01:00",
+                     *         "created_at": "2026-11-24T07:05:24.135+01:00",
+                     *         "updated_at": "2026-11-24T07:05:24.135+01:00",
+                     *         "finalized_at": "2026-11-24T07:05:24.135+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
@@ -13486,7 +15151,7 @@ export interface operations {
                      *               "barcodes": [
                      *                 {
                      *                   "id": 25,
-                     *                   "barcode": "797190533791-7",
+                     *                   "barcode": "263851839344-4",
                      *                   "status": "valid"
                      *                 }
                      *               ],
@@ -13594,36 +15259,36 @@ export interface operations {
                      * @example {
                      *       "order": {
                      *         "id": 1,
-                     *         "foreign_id": "fz-order-user-false",
-                     *         "token": "Fn6Sk8dJJMf9co1Eix9LVQ",
+                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
+                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
                      *         "status": "pending",
                      *         "is_valid": false,
-                     *         "total_price_cents": 1400,
+                     *         "total_price_cents": 4200,
                      *         "currency": "EUR",
-                     *         "source": "api",
+                     *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T03:57:02.033+01:00",
-                     *         "updated_at": "2026-11-24T03:57:02.033+01:00",
+                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "updated_at": "2026-11-24T06:53:46.699+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-24T04:27:02.033+01:00",
+                     *         "expires_at": "2026-11-24T07:23:46.699+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 1400,
+                     *             "price_cents": 4200,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
+                     *             "quantity": 3,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-11-26T10:00:00+01:00",
+                     *               "quantity": 3,
+                     *               "start_time": "2026-11-29T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
@@ -13906,41 +15571,51 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 10,
-                     *         "foreign_id": null,
-                     *         "token": "ord_89dc2dc4-9fa1-47d4-a955-d5d4b1aab39e",
+                     *         "id": 1,
+                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
+                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
                      *         "status": "finalized",
                      *         "is_valid": true,
-                     *         "total_price_cents": 0,
+                     *         "total_price_cents": 4200,
                      *         "currency": "EUR",
-                     *         "source": "api",
+                     *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-27T12:30:00+01:00",
-                     *         "updated_at": "2026-11-27T12:30:00+01:00",
-                     *         "finalized_at": "2026-11-27T12:30:00+01:00",
+                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "updated_at": "2026-11-24T07:09:46.699+01:00",
+                     *         "finalized_at": "2026-11-24T07:09:46.699+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 10,
+                     *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 0,
-                     *             "unit_price_cents": 0,
-                     *             "vat_pct": 0,
+                     *             "price_cents": 4200,
+                     *             "unit_price_cents": 1400,
+                     *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
-                     *             "entries_used": 2,
+                     *             "quantity": 3,
+                     *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 10,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-11-27T13:00:00+01:00",
+                     *               "id": 1,
+                     *               "quantity": 3,
+                     *               "start_time": "2026-11-29T10:00:00+01:00",
                      *               "barcodes": [
                      *                 {
-                     *                   "id": 17,
-                     *                   "barcode": "710012655394-7",
+                     *                   "id": 1,
+                     *                   "barcode": "557689122011-7",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 2,
+                     *                   "barcode": "899555340824-8",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 3,
+                     *                   "barcode": "647970780354-4",
                      *                   "status": "valid"
                      *                 }
                      *               ],
@@ -13949,7 +15624,20 @@ export interface operations {
                      *             }
                      *           }
                      *         ],
-                     *         "documents": []
+                     *         "documents": [
+                     *           {
+                     *             "id": 1,
+                     *             "kind": "ticket",
+                     *             "status": "processing",
+                     *             "filename": "tickets-1.pdf"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "kind": "invoice",
+                     *             "status": "processing",
+                     *             "filename": "invoice-1.pdf"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -14183,8 +15871,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "comment": "new",
-                 *       "reference": "R-1"
+                 *       "comment": "AVxi2K,",
+                 *       "reference": "pP(nP",
+                 *       "customer_id": 2
                  *     }
                  */
                 "application/json": {
@@ -14215,25 +15904,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 11,
-                     *         "foreign_id": null,
-                     *         "token": "rjLvbmQDnK8L93_cgenxoQ",
+                     *         "id": 3,
+                     *         "foreign_id": "fz-order-reseller-false",
+                     *         "token": "w_OWu88nqgwKpfEqonccFg",
                      *         "status": "pending",
                      *         "is_valid": false,
                      *         "total_price_cents": 1400,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
-                     *         "customer_id": null,
-                     *         "comment": "new",
-                     *         "reference": "R-1",
-                     *         "created_at": "2026-11-24T03:57:12.870+01:00",
-                     *         "updated_at": "2026-11-24T03:57:12.870+01:00",
+                     *         "customer_id": 2,
+                     *         "comment": "AVxi2K,",
+                     *         "reference": "pP(nP",
+                     *         "created_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "updated_at": "2026-11-24T07:07:01.470+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-24T04:27:12.870+01:00",
+                     *         "expires_at": "2026-11-24T07:37:01.470+01:00",
                      *         "items": [
                      *           {
-                     *             "id": 14,
+                     *             "id": 3,
                      *             "type": "Ticket",
                      *             "status": "active",
                      *             "price_cents": 1400,
@@ -14243,9 +15932,9 @@ export interface operations {
                      *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 14,
+                     *               "id": 3,
                      *               "quantity": 1,
-                     *               "start_time": "2026-11-28T13:00:00+01:00",
+                     *               "start_time": "2026-11-26T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
@@ -14540,9 +16229,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 5,
+                     *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "ord_9045b402-709f-4fba-b3bf-c3ae8ecaa2ea",
+                     *         "token": "2qUIZtbWj1UP0OhpqUFWIQ",
                      *         "status": "cancelled",
                      *         "is_valid": false,
                      *         "total_price_cents": 0,
@@ -14551,38 +16240,46 @@ export interface operations {
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-28T00:00:00+01:00",
-                     *         "updated_at": "2026-11-27T10:55:00+01:00",
-                     *         "finalized_at": "2026-11-28T00:00:00+01:00",
-                     *         "cancelled_at": "2026-11-27T10:55:00+01:00",
+                     *         "created_at": "2026-11-24T07:04:54.896+01:00",
+                     *         "updated_at": "2026-11-24T07:04:54.896+01:00",
+                     *         "finalized_at": null,
+                     *         "cancelled_at": "2026-11-24T07:04:54.896+01:00",
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 5,
+                     *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "cancelled",
-                     *             "price_cents": 0,
-                     *             "unit_price_cents": 0,
-                     *             "vat_pct": 0,
+                     *             "price_cents": 1800,
+                     *             "unit_price_cents": 900,
+                     *             "vat_pct": 7,
                      *             "tax_included": true,
                      *             "quantity": 2,
-                     *             "entries_used": 1,
+                     *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 5,
+                     *               "id": 1,
                      *               "quantity": 2,
-                     *               "start_time": "2026-11-27T11:00:00+01:00",
-                     *               "barcodes": [
-                     *                 {
-                     *                   "id": 11,
-                     *                   "barcode": "744569631981-5",
-                     *                   "status": "void"
-                     *                 },
-                     *                 {
-                     *                   "id": 12,
-                     *                   "barcode": "426075816864-3",
-                     *                   "status": "void"
-                     *                 }
-                     *               ],
+                     *               "start_time": "2026-12-03T10:30:00+01:00",
+                     *               "barcodes": [],
+                     *               "ticket_id": 2,
+                     *               "attendees": []
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "type": "Ticket",
+                     *             "status": "cancelled",
+                     *             "price_cents": 4200,
+                     *             "unit_price_cents": 1400,
+                     *             "vat_pct": 7,
+                     *             "tax_included": true,
+                     *             "quantity": 3,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 2,
+                     *               "quantity": 3,
+                     *               "start_time": "2026-12-03T10:30:00+01:00",
+                     *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
@@ -15088,62 +16785,71 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 2,
-                     *         "foreign_id": null,
-                     *         "token": "eynMbTkEP2lK96ojmV5oCg",
+                     *         "id": 1,
+                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
+                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
                      *         "status": "finalized",
                      *         "is_valid": true,
-                     *         "total_price_cents": 9000,
+                     *         "total_price_cents": 4200,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T04:03:55.845+01:00",
-                     *         "updated_at": "2026-11-24T04:03:55.845+01:00",
-                     *         "finalized_at": "2026-11-24T04:03:55.845+01:00",
+                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "updated_at": "2026-11-24T07:09:46.699+01:00",
+                     *         "finalized_at": "2026-11-24T07:09:46.699+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 2,
-                     *             "type": "Tour",
+                     *             "id": 1,
+                     *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 9000,
-                     *             "unit_price_cents": 9000,
-                     *             "vat_pct": 0,
+                     *             "price_cents": 4200,
+                     *             "unit_price_cents": 1400,
+                     *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 5,
+                     *             "quantity": 3,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 2,
-                     *               "quantity": 5,
-                     *               "start_time": "2026-11-29T11:00:00+01:00",
+                     *               "id": 1,
+                     *               "quantity": 3,
+                     *               "start_time": "2026-11-29T10:00:00+01:00",
                      *               "barcodes": [
                      *                 {
+                     *                   "id": 1,
+                     *                   "barcode": "557689122011-7",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 2,
+                     *                   "barcode": "899555340824-8",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
                      *                   "id": 3,
-                     *                   "barcode": "145752581972-0",
+                     *                   "barcode": "647970780354-4",
                      *                   "status": "valid"
                      *                 }
                      *               ],
-                     *               "tour_id": 1,
-                     *               "language_id": 1,
-                     *               "participants": 5
+                     *               "ticket_id": 1,
+                     *               "attendees": []
                      *             }
                      *           }
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 4,
-                     *             "kind": "confirmation",
+                     *             "id": 1,
+                     *             "kind": "ticket",
                      *             "status": "processing",
-                     *             "filename": "confirmation-2.pdf"
+                     *             "filename": "tickets-1.pdf"
                      *           },
                      *           {
-                     *             "id": 5,
+                     *             "id": 2,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-2.pdf"
+                     *             "filename": "invoice-1.pdf"
                      *           }
                      *         ]
                      *       }
@@ -16045,25 +17751,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 2,
-                     *         "foreign_id": "fz-order-user-true",
-                     *         "token": "8eVdmqAMWp2kITB-gWl20Q",
+                     *         "id": 4,
+                     *         "foreign_id": "fz-order-reseller-true",
+                     *         "token": "JT_QQt3au0J6TyijHEBK2g",
                      *         "status": "finalized",
                      *         "is_valid": true,
                      *         "total_price_cents": 1400,
                      *         "currency": "EUR",
-                     *         "source": "api",
+                     *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T03:57:03.346+01:00",
-                     *         "updated_at": "2026-11-24T03:57:03.346+01:00",
-                     *         "finalized_at": "2026-11-24T03:57:03.346+01:00",
+                     *         "created_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "updated_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "finalized_at": "2026-11-24T07:07:01.470+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 2,
+                     *             "id": 4,
                      *             "type": "Ticket",
                      *             "status": "active",
                      *             "price_cents": 1400,
@@ -16073,13 +17779,13 @@ export interface operations {
                      *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 2,
+                     *               "id": 4,
                      *               "quantity": 1,
                      *               "start_time": "2026-11-26T10:00:00+01:00",
                      *               "barcodes": [
                      *                 {
-                     *                   "id": 1,
-                     *                   "barcode": "154508776942-0",
+                     *                   "id": 2,
+                     *                   "barcode": "793248286324-4",
                      *                   "status": "valid"
                      *                 }
                      *               ],
@@ -16090,16 +17796,16 @@ export interface operations {
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 3,
                      *             "kind": "ticket",
                      *             "status": "processing",
-                     *             "filename": "tickets-2.pdf"
+                     *             "filename": "tickets-4.pdf"
                      *           },
                      *           {
-                     *             "id": 2,
+                     *             "id": 4,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-2.pdf"
+                     *             "filename": "invoice-4.pdf"
                      *           }
                      *         ]
                      *       }
@@ -16351,9 +18057,9 @@ export interface operations {
                      * @example {
                      *       "quotas": [],
                      *       "meta": {
-                     *         "total_count": 2,
-                     *         "page": 658,
-                     *         "per_page": 4
+                     *         "total_count": 1,
+                     *         "page": 406,
+                     *         "per_page": 100
                      *       }
                      *     }
                      */
@@ -16782,14 +18488,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "quota": {
-                     *         "id": 1,
+                     *         "id": 2,
                      *         "museum_id": 1,
-                     *         "name": "Quota",
-                     *         "kind": "slot",
-                     *         "capacity": 100,
+                     *         "name": "Kunsthalle per day",
+                     *         "kind": "day",
+                     *         "capacity": 400,
                      *         "overrides": [],
                      *         "ticket_ids": [
-                     *           1
+                     *           1,
+                     *           2,
+                     *           3
                      *         ]
                      *       }
                      *     }
@@ -16983,7 +18691,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "capacity": 120
+                 *       "museum_id": 2,
+                 *       "name": "X}~_zC/r+B",
+                 *       "kind": "day"
                  *     }
                  */
                 "application/json": {
@@ -17011,13 +18721,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "quota": {
-                     *         "id": 1,
-                     *         "museum_id": 1,
-                     *         "name": "Quota",
-                     *         "kind": "slot",
-                     *         "capacity": 120,
+                     *         "id": 3,
+                     *         "museum_id": 2,
+                     *         "name": "X}~_zC/r+B",
+                     *         "kind": "day",
+                     *         "capacity": 250,
                      *         "overrides": [],
-                     *         "ticket_ids": []
+                     *         "ticket_ids": [
+                     *           6,
+                     *           7
+                     *         ]
                      *       }
                      *     }
                      */
@@ -17504,7 +19217,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "capacity": null
+                 *       "capacity": 12
                  *     }
                  */
                 "application/json": {
@@ -17530,16 +19243,23 @@ export interface operations {
                      *       "quota": {
                      *         "id": 1,
                      *         "museum_id": 1,
-                     *         "name": "Quota",
+                     *         "name": "q",
                      *         "kind": "slot",
-                     *         "capacity": 10,
+                     *         "capacity": 50,
                      *         "overrides": [
                      *           {
-                     *             "date": "2030-01-01",
-                     *             "capacity": null
+                     *             "date": "2027-06-01",
+                     *             "capacity": 12
+                     *           },
+                     *           {
+                     *             "date": "2027-06-03",
+                     *             "capacity": 20
                      *           }
                      *         ],
-                     *         "ticket_ids": []
+                     *         "ticket_ids": [
+                     *           1,
+                     *           2
+                     *         ]
                      *       }
                      *     }
                      */
@@ -17946,11 +19666,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "requests": [],
+                     *       "requests": [
+                     *         {
+                     *           "id": 2,
+                     *           "foreign_id": "req-drop-1",
+                     *           "status": "pending",
+                     *           "date": "2026-11-29",
+                     *           "participants": 12,
+                     *           "companions": 0,
+                     *           "notes": null,
+                     *           "items": [
+                     *             {
+                     *               "tour_id": 2,
+                     *               "start_time": "2026-11-29T11:00:00+01:00",
+                     *               "language_id": 2
+                     *             }
+                     *           ],
+                     *           "customer_id": 2,
+                     *           "contact": null,
+                     *           "order_id": null,
+                     *           "decline_reason": null,
+                     *           "created_at": "2026-11-24T06:54:38.945+01:00",
+                     *           "updated_at": "2026-11-24T06:54:38.945+01:00"
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 997,
-                     *         "per_page": 100
+                     *         "total_count": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -18125,19 +19868,20 @@ export interface operations {
                 /**
                  * @example {
                  *       "date": "2026-11-29",
-                 *       "participants": 5,
-                 *       "customer": {
-                 *         "name": "A",
-                 *         "surname": "B",
-                 *         "email": "a@example.org"
-                 *       },
+                 *       "participants": 12,
                  *       "items": [
                  *         {
                  *           "tour_id": 1,
-                 *           "language_id": 1,
-                 *           "start_time": "2026-11-29T10:00:00.000Z"
+                 *           "start_time": "2026-11-29T10:00:00.000Z",
+                 *           "language_id": 1
                  *         }
-                 *       ]
+                 *       ],
+                 *       "customer": {
+                 *         "name": "Grace",
+                 *         "surname": "Hopper",
+                 *         "email": "grace@example.org"
+                 *       },
+                 *       "foreign_id": "3e12b670-c443-4761-95d6-d3f1fa7c53c9"
                  *     }
                  */
                 "application/json": {
@@ -18215,8 +19959,8 @@ export interface operations {
                      *         "contact": null,
                      *         "order_id": null,
                      *         "decline_reason": null,
-                     *         "created_at": "2026-11-24T02:28:17.785+01:00",
-                     *         "updated_at": "2026-11-24T02:28:17.785+01:00"
+                     *         "created_at": "2026-11-24T07:14:17.905+01:00",
+                     *         "updated_at": "2026-11-24T07:14:17.905+01:00"
                      *       }
                      *     }
                      */
@@ -18273,11 +20017,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "request": {
-                     *         "id": 7,
-                     *         "foreign_id": null,
+                     *         "id": 1,
+                     *         "foreign_id": "3e12b670-c443-4761-95d6-d3f1fa7c53c9",
                      *         "status": "pending",
                      *         "date": "2026-11-29",
-                     *         "participants": 5,
+                     *         "participants": 12,
                      *         "companions": 0,
                      *         "notes": null,
                      *         "items": [
@@ -18287,12 +20031,12 @@ export interface operations {
                      *             "language_id": 1
                      *           }
                      *         ],
-                     *         "customer_id": 12,
+                     *         "customer_id": 1,
                      *         "contact": null,
                      *         "order_id": null,
                      *         "decline_reason": null,
-                     *         "created_at": "2026-11-24T03:58:56.864+01:00",
-                     *         "updated_at": "2026-11-24T03:58:56.864+01:00"
+                     *         "created_at": "2026-11-24T06:54:38.945+01:00",
+                     *         "updated_at": "2026-11-24T06:54:38.945+01:00"
                      *       }
                      *     }
                      */
@@ -18540,10 +20284,10 @@ export interface operations {
                      * @example {
                      *       "request": {
                      *         "id": 1,
-                     *         "foreign_id": null,
+                     *         "foreign_id": "3e12b670-c443-4761-95d6-d3f1fa7c53c9",
                      *         "status": "pending",
                      *         "date": "2026-11-29",
-                     *         "participants": 10,
+                     *         "participants": 12,
                      *         "companions": 0,
                      *         "notes": null,
                      *         "items": [
@@ -18554,17 +20298,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customer_id": 1,
-                     *         "contact": {
-                     *           "name": "Max",
-                     *           "surname": "Mustermann",
-                     *           "email": "max@example.org",
-                     *           "phone": null,
-                     *           "role": null
-                     *         },
+                     *         "contact": null,
                      *         "order_id": null,
                      *         "decline_reason": null,
-                     *         "created_at": "2026-11-24T04:02:22.684+01:00",
-                     *         "updated_at": "2026-11-24T04:02:22.684+01:00"
+                     *         "created_at": "2026-11-24T06:54:38.945+01:00",
+                     *         "updated_at": "2026-11-24T06:54:38.945+01:00"
                      *       }
                      *     }
                      */
@@ -18784,23 +20522,23 @@ export interface operations {
                      *         "id": 1,
                      *         "foreign_id": null,
                      *         "status": "accepted",
-                     *         "date": "2026-06-24",
-                     *         "participants": 8,
+                     *         "date": "2026-11-29",
+                     *         "participants": 12,
                      *         "companions": 0,
                      *         "notes": null,
                      *         "items": [
                      *           {
                      *             "tour_id": 1,
-                     *             "start_time": "2026-06-24T11:00:00+02:00",
+                     *             "start_time": "2026-11-29T10:00:00+01:00",
                      *             "language_id": 1
                      *           }
                      *         ],
                      *         "customer_id": 1,
                      *         "contact": null,
-                     *         "order_id": 38,
+                     *         "order_id": 1,
                      *         "decline_reason": null,
-                     *         "created_at": "2026-03-01T09:00:00+01:00",
-                     *         "updated_at": "2026-03-01T09:00:00+01:00"
+                     *         "created_at": "2026-11-24T07:14:13.945+01:00",
+                     *         "updated_at": "2026-11-24T07:14:13.945+01:00"
                      *       }
                      *     }
                      */
@@ -19047,8 +20785,8 @@ export interface operations {
                      *         "contact": null,
                      *         "order_id": null,
                      *         "decline_reason": "Fully booked that week",
-                     *         "created_at": "2026-11-24T02:27:36.422+01:00",
-                     *         "updated_at": "2026-11-24T02:28:36.422+01:00"
+                     *         "created_at": "2026-11-24T07:14:13.945+01:00",
+                     *         "updated_at": "2026-11-24T07:15:13.945+01:00"
                      *       }
                      *     }
                      */
@@ -19317,8 +21055,8 @@ export interface operations {
                      *         "contact": null,
                      *         "order_id": null,
                      *         "decline_reason": null,
-                     *         "created_at": "2026-11-24T02:28:36.422+01:00",
-                     *         "updated_at": "2026-11-24T02:28:36.422+01:00"
+                     *         "created_at": "2026-11-24T07:15:13.945+01:00",
+                     *         "updated_at": "2026-11-24T07:15:13.945+01:00"
                      *       }
                      *     }
                      */
@@ -19522,8 +21260,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "ticket_id": 1,
-                 *       "quantity": 20,
-                 *       "start_at": "2026-03-28T10:30:00+01:00"
+                 *       "quantity": 3,
+                 *       "start_at": "2026-11-29T09:00:00.000Z"
                  *     }
                  */
                 "application/json": {
@@ -19551,11 +21289,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "oSQblP2R6OlVwwUeDlbUng",
-                     *         "token": "oSQblP2R6OlVwwUeDlbUng",
-                     *         "quantity": 20,
-                     *         "start_at": "2026-03-28T10:30:00+01:00",
-                     *         "valid_until": "2026-03-27T10:20:00+01:00",
+                     *         "reservation_token": "cwJfZiFrIc8WY0LdDzCVXg",
+                     *         "token": "cwJfZiFrIc8WY0LdDzCVXg",
+                     *         "quantity": 3,
+                     *         "start_at": "2026-11-29T10:00:00+01:00",
+                     *         "valid_until": "2026-11-24T07:08:46.699+01:00",
                      *         "ticket_id": 1
                      *       }
                      *     }
@@ -19805,8 +21543,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "v7hsuP-xEAdCYgnOSQ-Abw",
-                     *         "token": "v7hsuP-xEAdCYgnOSQ-Abw",
+                     *         "reservation_token": "f3UkMtch9fEd__0tT6hBug",
+                     *         "token": "f3UkMtch9fEd__0tT6hBug",
                      *         "quantity": 10,
                      *         "start_at": "2026-05-11T10:00:00+02:00",
                      *         "valid_until": "2026-05-04T08:15:00+02:00",
@@ -20447,9 +22185,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "barcode": "460172290584-8",
-                 *       "device_scan_id": "A1-0001",
-                 *       "direction": "entry"
+                 *       "barcode": "589498605240-6",
+                 *       "direction": "entry",
+                 *       "device_scan_id": "1dbdd320-a285-44b4-9ada-2c36418e5352",
+                 *       "scanned_at": "2026-11-24T05:56:25.567Z"
                  *     }
                  */
                 "application/json": {
@@ -20487,7 +22226,7 @@ export interface operations {
                      * @example {
                      *       "scan": {
                      *         "id": 1,
-                     *         "barcode": "460172290584-8",
+                     *         "barcode": "667522849832-4",
                      *         "direction": "entry",
                      *         "is_valid": true,
                      *         "result": "valid",
@@ -20560,7 +22299,7 @@ export interface operations {
                      * @example {
                      *       "scan": {
                      *         "id": 1,
-                     *         "barcode": "460172290584-8",
+                     *         "barcode": "589498605240-6",
                      *         "direction": "entry",
                      *         "is_valid": true,
                      *         "result": "valid",
@@ -20570,12 +22309,12 @@ export interface operations {
                      *           "id": 1,
                      *           "title": "Eintritt regulär"
                      *         },
-                     *         "start_at": "2026-11-27T10:00:00+01:00",
+                     *         "start_at": "2026-11-24T06:55:15.960+01:00",
                      *         "order_id": 1,
                      *         "museum_id": 1,
                      *         "entries_used": 1,
                      *         "entries_allowed": 1,
-                     *         "scanned_at": "2026-11-27T10:00:00+01:00",
+                     *         "scanned_at": "2026-11-24T06:56:25.567+01:00",
                      *         "location": null,
                      *         "device": {
                      *           "id": 3,
@@ -20812,7 +22551,7 @@ export interface operations {
                      *         "generated_at": "2026-11-27T10:45:00+01:00",
                      *         "barcodes": [
                      *           {
-                     *             "barcode": "460172290584-8",
+                     *             "barcode": "667522849832-4",
                      *             "order_id": 1,
                      *             "ticket": {
                      *               "id": 1,
@@ -20828,7 +22567,7 @@ export interface operations {
                      *             "inside": true
                      *           },
                      *           {
-                     *             "barcode": "927508557143-6",
+                     *             "barcode": "452462330800-9",
                      *             "order_id": 2,
                      *             "ticket": {
                      *               "id": 1,
@@ -21051,11 +22790,64 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tickets": [],
+                     *       "tickets": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Eintritt regulär",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "ticket_type": "time_slot",
+                     *           "bookable": true,
+                     *           "museum_ids": [
+                     *             1
+                     *           ],
+                     *           "exhibition_ids": [],
+                     *           "quota_ids": [
+                     *             1
+                     *           ],
+                     *           "price_cents": 1400,
+                     *           "vat_pct": 7,
+                     *           "tax_included": true,
+                     *           "discount": 0,
+                     *           "first_entry": 600,
+                     *           "last_entry": 1020,
+                     *           "entry_duration": 30,
+                     *           "min_persons": 1,
+                     *           "max_persons": 100,
+                     *           "attendees": "none",
+                     *           "valid_from": null,
+                     *           "valid_until": null
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "title": "Eintritt regulär",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "ticket_type": "normal",
+                     *           "bookable": true,
+                     *           "museum_ids": [
+                     *             1
+                     *           ],
+                     *           "exhibition_ids": [],
+                     *           "quota_ids": [],
+                     *           "price_cents": 1400,
+                     *           "vat_pct": 7,
+                     *           "tax_included": true,
+                     *           "discount": 0,
+                     *           "first_entry": 600,
+                     *           "last_entry": 1020,
+                     *           "entry_duration": null,
+                     *           "min_persons": 1,
+                     *           "max_persons": 100,
+                     *           "attendees": "none",
+                     *           "valid_from": null,
+                     *           "valid_until": null
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 706,
-                     *         "per_page": 25
+                     *         "total_count": 5,
+                     *         "page": 1,
+                     *         "per_page": 2
                      *       }
                      *     }
                      */
@@ -21308,35 +23100,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "ticket": {
-                     *         "id": 3,
-                     *         "title": "Eintritt",
+                     *         "id": 8,
+                     *         "title": "'{!!",
                      *         "sub_title": null,
                      *         "description": null,
                      *         "ticket_type": "time_slot",
-                     *         "bookable": true,
+                     *         "bookable": false,
                      *         "museum_ids": [
+                     *           2
+                     *         ],
+                     *         "exhibition_ids": [
                      *           1
                      *         ],
-                     *         "exhibition_ids": [],
                      *         "quota_ids": [],
-                     *         "price_cents": 1200,
+                     *         "price_cents": 870,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "discount": 0,
-                     *         "first_entry": 600,
-                     *         "last_entry": 960,
-                     *         "entry_duration": 30,
-                     *         "min_persons": 1,
-                     *         "max_persons": 100,
+                     *         "first_entry": 129,
+                     *         "last_entry": 983,
+                     *         "entry_duration": 720,
+                     *         "min_persons": 75,
+                     *         "max_persons": 1000,
                      *         "attendees": "none",
-                     *         "valid_from": null,
-                     *         "valid_until": null,
-                     *         "sales_channels": [
-                     *           "shop",
-                     *           "reseller"
-                     *         ],
+                     *         "valid_from": "2026-12-05",
+                     *         "valid_until": "2026-12-21",
+                     *         "sales_channels": [],
                      *         "reseller_account_ids": [],
-                     *         "reseller_price_cents": null,
+                     *         "reseller_price_cents": 4,
                      *         "active": true
                      *       }
                      *     }
@@ -21600,31 +23391,31 @@ export interface operations {
                     /**
                      * @example {
                      *       "ticket": {
-                     *         "id": 7,
-                     *         "title": "Familienkarte",
+                     *         "id": 1,
+                     *         "title": "Eintritt regulär",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "ticket_type": "normal",
+                     *         "ticket_type": "time_slot",
                      *         "bookable": true,
                      *         "museum_ids": [
-                     *           2
+                     *           1
                      *         ],
                      *         "exhibition_ids": [],
                      *         "quota_ids": [
-                     *           3
+                     *           1
                      *         ],
-                     *         "price_cents": 1600,
+                     *         "price_cents": 1400,
                      *         "vat_pct": 7,
                      *         "tax_included": true,
                      *         "discount": 0,
-                     *         "first_entry": 540,
-                     *         "last_entry": 960,
-                     *         "entry_duration": null,
-                     *         "min_persons": 2,
-                     *         "max_persons": 6,
+                     *         "first_entry": 600,
+                     *         "last_entry": 1020,
+                     *         "entry_duration": 30,
+                     *         "min_persons": 1,
+                     *         "max_persons": 100,
                      *         "attendees": "none",
-                     *         "valid_from": "2026-11-24",
-                     *         "valid_until": "2027-11-24"
+                     *         "valid_from": null,
+                     *         "valid_until": null
                      *       }
                      *     }
                      */
@@ -22191,7 +23982,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "2026-12-08T10:00:00+01:00": 400
+                     *         "2026-11-29T10:00:00+01:00": 4,
+                     *         "2026-11-29T10:30:00+01:00": 4,
+                     *         "2026-11-29T11:00:00+01:00": 4,
+                     *         "2026-11-29T11:30:00+01:00": 4,
+                     *         "2026-11-29T12:00:00+01:00": 4,
+                     *         "2026-11-29T12:30:00+01:00": 4,
+                     *         "2026-11-29T13:00:00+01:00": 4,
+                     *         "2026-11-29T13:30:00+01:00": 4,
+                     *         "2026-11-29T14:00:00+01:00": 4,
+                     *         "2026-11-29T14:30:00+01:00": 4,
+                     *         "2026-11-29T15:00:00+01:00": 4,
+                     *         "2026-11-29T15:30:00+01:00": 4,
+                     *         "2026-11-29T16:00:00+01:00": 4,
+                     *         "2026-11-29T16:30:00+01:00": 4,
+                     *         "2026-11-29T17:00:00+01:00": 4
                      *       }
                      *     }
                      */
@@ -22629,19 +24434,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "2026-11-25": false,
-                     *         "2026-11-26": false,
-                     *         "2026-11-27": false,
-                     *         "2026-11-28": false,
-                     *         "2026-11-29": false,
-                     *         "2026-11-30": false,
-                     *         "2026-12-01": false,
-                     *         "2026-12-02": false,
-                     *         "2026-12-03": false,
-                     *         "2026-12-04": false,
-                     *         "2026-12-05": false,
-                     *         "2026-12-06": false,
-                     *         "2026-12-07": false
+                     *         "2026-11-30": true
                      *       }
                      *     }
                      */
@@ -22807,49 +24600,38 @@ export interface operations {
                      *             1
                      *           ],
                      *           "capacities": {
-                     *             "2026-12-10T10:00:00+01:00": 40,
-                     *             "2026-12-10T10:30:00+01:00": 40,
-                     *             "2026-12-10T11:00:00+01:00": 40,
-                     *             "2026-12-10T11:30:00+01:00": 40,
-                     *             "2026-12-10T12:00:00+01:00": 40,
-                     *             "2026-12-10T12:30:00+01:00": 40,
-                     *             "2026-12-10T13:00:00+01:00": 40,
-                     *             "2026-12-10T13:30:00+01:00": 40,
-                     *             "2026-12-10T14:00:00+01:00": 40,
-                     *             "2026-12-10T14:30:00+01:00": 40,
-                     *             "2026-12-10T15:00:00+01:00": 40,
-                     *             "2026-12-10T15:30:00+01:00": 40,
-                     *             "2026-12-10T16:00:00+01:00": 40,
-                     *             "2026-12-10T16:30:00+01:00": 40,
-                     *             "2026-12-10T17:00:00+01:00": 40
+                     *             "2026-11-30T10:00:00+01:00": 20,
+                     *             "2026-11-30T10:30:00+01:00": 20,
+                     *             "2026-11-30T11:00:00+01:00": 20,
+                     *             "2026-11-30T11:30:00+01:00": 20,
+                     *             "2026-11-30T12:00:00+01:00": 20,
+                     *             "2026-11-30T12:30:00+01:00": 20,
+                     *             "2026-11-30T13:00:00+01:00": 20,
+                     *             "2026-11-30T13:30:00+01:00": 20,
+                     *             "2026-11-30T14:00:00+01:00": 20,
+                     *             "2026-11-30T14:30:00+01:00": 20,
+                     *             "2026-11-30T15:00:00+01:00": 20,
+                     *             "2026-11-30T15:30:00+01:00": 20,
+                     *             "2026-11-30T16:00:00+01:00": 20,
+                     *             "2026-11-30T16:30:00+01:00": 20,
+                     *             "2026-11-30T17:00:00+01:00": 20
                      *           },
                      *           "total_capacities": {
-                     *             "2026-12-10T10:00:00+01:00": 40,
-                     *             "2026-12-10T10:30:00+01:00": 40,
-                     *             "2026-12-10T11:00:00+01:00": 40,
-                     *             "2026-12-10T11:30:00+01:00": 40,
-                     *             "2026-12-10T12:00:00+01:00": 40,
-                     *             "2026-12-10T12:30:00+01:00": 40,
-                     *             "2026-12-10T13:00:00+01:00": 40,
-                     *             "2026-12-10T13:30:00+01:00": 40,
-                     *             "2026-12-10T14:00:00+01:00": 40,
-                     *             "2026-12-10T14:30:00+01:00": 40,
-                     *             "2026-12-10T15:00:00+01:00": 40,
-                     *             "2026-12-10T15:30:00+01:00": 40,
-                     *             "2026-12-10T16:00:00+01:00": 40,
-                     *             "2026-12-10T16:30:00+01:00": 40,
-                     *             "2026-12-10T17:00:00+01:00": 40
-                     *           }
-                     *         },
-                     *         "2": {
-                     *           "tickets": [
-                     *             1
-                     *           ],
-                     *           "capacities": {
-                     *             "2026-12-10T10:00:00+01:00": 400
-                     *           },
-                     *           "total_capacities": {
-                     *             "2026-12-10T10:00:00+01:00": 400
+                     *             "2026-11-30T10:00:00+01:00": 20,
+                     *             "2026-11-30T10:30:00+01:00": 20,
+                     *             "2026-11-30T11:00:00+01:00": 20,
+                     *             "2026-11-30T11:30:00+01:00": 20,
+                     *             "2026-11-30T12:00:00+01:00": 20,
+                     *             "2026-11-30T12:30:00+01:00": 20,
+                     *             "2026-11-30T13:00:00+01:00": 20,
+                     *             "2026-11-30T13:30:00+01:00": 20,
+                     *             "2026-11-30T14:00:00+01:00": 20,
+                     *             "2026-11-30T14:30:00+01:00": 20,
+                     *             "2026-11-30T15:00:00+01:00": 20,
+                     *             "2026-11-30T15:30:00+01:00": 20,
+                     *             "2026-11-30T16:00:00+01:00": 20,
+                     *             "2026-11-30T16:30:00+01:00": 20,
+                     *             "2026-11-30T17:00:00+01:00": 20
                      *           }
                      *         }
                      *       }
@@ -23001,8 +24783,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "ticket_id": 1,
-                 *       "quantity": 1,
-                 *       "start_at": "2026-11-25T11:30:00.000Z"
+                 *       "quantity": 4,
+                 *       "start_at": "2026-11-27T10:00:00.000Z"
                  *     }
                  */
                 "application/json": {
@@ -23030,11 +24812,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "xeLgua4_uXZ1XwoFiNycCw",
-                     *         "token": "xeLgua4_uXZ1XwoFiNycCw",
-                     *         "quantity": 1,
-                     *         "start_at": "2026-11-25T12:30:00+01:00",
-                     *         "valid_until": "2026-11-24T04:12:02.033+01:00",
+                     *         "reservation_token": "b1hQUsoCQp8BJzv7aO9h2A",
+                     *         "token": "b1hQUsoCQp8BJzv7aO9h2A",
+                     *         "quantity": 4,
+                     *         "start_at": "2026-11-27T11:00:00+01:00",
+                     *         "valid_until": "2026-11-24T07:17:41.703+01:00",
                      *         "ticket_id": 1
                      *       }
                      *     }
@@ -23284,8 +25066,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "pnYEiV048vCWVhw35rx_pQ",
-                     *         "token": "pnYEiV048vCWVhw35rx_pQ",
+                     *         "reservation_token": "eAzdExEcQjbraOWThAKoWw",
+                     *         "token": "eAzdExEcQjbraOWThAKoWw",
                      *         "quantity": 2,
                      *         "start_at": "2026-05-12T10:00:00+02:00",
                      *         "valid_until": "2026-05-04T08:40:00+02:00",
@@ -23708,8 +25490,12 @@ export interface operations {
     listTours: {
         parameters: {
             query?: {
+                /** @description Category names. */
+                by_categories?: string[];
+                by_category_ids?: number[];
                 by_exhibition_ids?: number[];
                 by_featured?: boolean;
+                by_language_ids?: number[];
                 by_museum_ids?: number[];
                 /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
                 locale?: unknown;
@@ -23743,9 +25529,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tours": [],
+                     *       "tours": [
+                     *         {
+                     *           "id": 1,
+                     *           "museum_id": 1,
+                     *           "exhibition_id": null,
+                     *           "title": "Tour",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 4,
+                     *             "name": "Führung"
+                     *           },
+                     *           "featured": false,
+                     *           "duration": 60,
+                     *           "min_persons": 1,
+                     *           "max_persons": 10,
+                     *           "max_concurrent": 1,
+                     *           "window_start": 600,
+                     *           "window_end": 960,
+                     *           "step": 15,
+                     *           "languages": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Deutsch"
+                     *             }
+                     *           ],
+                     *           "bookable": true,
+                     *           "price_cents": 5000,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "pricing": "group"
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
+                     *         "total_count": 1,
                      *         "page": 1,
                      *         "per_page": 25
                      *       }
@@ -23761,7 +25579,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -23939,18 +25760,33 @@ export interface operations {
                 /**
                  * @example {
                  *       "museum_id": 1,
-                 *       "title": "Gruppe",
-                 *       "duration": 60,
-                 *       "max_persons": 20,
-                 *       "price_cents": 9000,
-                 *       "language_ids": [
-                 *         1
-                 *       ]
+                 *       "title": "gzkP\"",
+                 *       "sub_title": null,
+                 *       "description": null,
+                 *       "category": null,
+                 *       "featured": false,
+                 *       "duration": 16,
+                 *       "min_persons": 586,
+                 *       "max_persons": 991,
+                 *       "max_concurrent": 2,
+                 *       "window_start": 13,
+                 *       "step": 8,
+                 *       "pricing": "person",
+                 *       "price_cents": 453,
+                 *       "reseller_price_cents": 290,
+                 *       "vat_pct": 99.9999999999999,
+                 *       "tax_included": false,
+                 *       "active": true,
+                 *       "language_ids": []
                  *     }
                  */
                 "application/json": {
                     active?: boolean;
-                    category?: string | null;
+                    category?: null | (string | {
+                        id: number;
+                    } | {
+                        name: string;
+                    });
                     description?: null | (string | {
                         [key: string]: string;
                     });
@@ -23999,38 +25835,33 @@ export interface operations {
                     /**
                      * @example {
                      *       "tour": {
-                     *         "id": 1,
+                     *         "id": 3,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Gruppe",
+                     *         "title": "gzkP\"",
                      *         "sub_title": null,
                      *         "description": null,
                      *         "category": null,
                      *         "featured": false,
-                     *         "duration": 60,
-                     *         "min_persons": 1,
-                     *         "max_persons": 20,
-                     *         "max_concurrent": 1,
-                     *         "window_start": 600,
+                     *         "duration": 16,
+                     *         "min_persons": 586,
+                     *         "max_persons": 991,
+                     *         "max_concurrent": 2,
+                     *         "window_start": 13,
                      *         "window_end": 960,
-                     *         "step": 15,
-                     *         "languages": [
-                     *           {
-                     *             "id": 1,
-                     *             "name": "Français"
-                     *           }
-                     *         ],
-                     *         "bookable": true,
-                     *         "price_cents": 9000,
-                     *         "vat_pct": 0,
-                     *         "tax_included": true,
-                     *         "pricing": "group",
+                     *         "step": 8,
+                     *         "languages": [],
+                     *         "bookable": false,
+                     *         "price_cents": 453,
+                     *         "vat_pct": 99.9999999999999,
+                     *         "tax_included": false,
+                     *         "pricing": "person",
                      *         "sales_channels": [
                      *           "shop",
                      *           "reseller"
                      *         ],
                      *         "reseller_account_ids": [],
-                     *         "reseller_price_cents": null,
+                     *         "reseller_price_cents": 290,
                      *         "active": true
                      *       }
                      *     }
@@ -24040,7 +25871,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -24293,36 +26127,35 @@ export interface operations {
                     /**
                      * @example {
                      *       "tour": {
-                     *         "id": 2,
-                     *         "museum_id": 2,
+                     *         "id": 1,
+                     *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "City history",
+                     *         "title": "Tour",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": null,
+                     *         "category": {
+                     *           "id": 4,
+                     *           "name": "Führung"
+                     *         },
                      *         "featured": false,
-                     *         "duration": 90,
-                     *         "min_persons": 5,
-                     *         "max_persons": 20,
+                     *         "duration": 60,
+                     *         "min_persons": 1,
+                     *         "max_persons": 10,
                      *         "max_concurrent": 1,
-                     *         "window_start": 570,
-                     *         "window_end": 900,
-                     *         "step": 30,
+                     *         "window_start": 600,
+                     *         "window_end": 960,
+                     *         "step": 15,
                      *         "languages": [
                      *           {
                      *             "id": 1,
                      *             "name": "Deutsch"
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "name": "English"
                      *           }
                      *         ],
                      *         "bookable": true,
-                     *         "price_cents": 1200,
-                     *         "vat_pct": 19,
+                     *         "price_cents": 5000,
+                     *         "vat_pct": 0,
                      *         "tax_included": true,
-                     *         "pricing": "person"
+                     *         "pricing": "group"
                      *       }
                      *     }
                      */
@@ -24331,7 +26164,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -24544,12 +26380,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "language_ids": []
+                 *       "category": "Führung"
                  *     }
                  */
                 "application/json": {
                     active?: boolean;
-                    category?: string | null;
+                    category?: null | (string | {
+                        id: number;
+                    } | {
+                        name: string;
+                    });
                     description?: null | (string | {
                         [key: string]: string;
                     });
@@ -24601,21 +26441,29 @@ export interface operations {
                      *         "id": 1,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Gruppe",
+                     *         "title": "Tour",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": null,
+                     *         "category": {
+                     *           "id": 4,
+                     *           "name": "Führung"
+                     *         },
                      *         "featured": false,
                      *         "duration": 60,
                      *         "min_persons": 1,
-                     *         "max_persons": 20,
+                     *         "max_persons": 10,
                      *         "max_concurrent": 1,
                      *         "window_start": 600,
                      *         "window_end": 960,
                      *         "step": 15,
-                     *         "languages": [],
-                     *         "bookable": false,
-                     *         "price_cents": 9000,
+                     *         "languages": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Deutsch"
+                     *           }
+                     *         ],
+                     *         "bookable": true,
+                     *         "price_cents": 5000,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "pricing": "group",
@@ -24634,7 +26482,10 @@ export interface operations {
                             /** @description User tokens only. */
                             active?: boolean;
                             bookable: boolean;
-                            category: string | null;
+                            category: {
+                                id: number;
+                                name: string;
+                            } | null;
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -24895,10 +26746,10 @@ export interface operations {
                      *           "group": true,
                      *           "optional": false,
                      *           "price_cents": 9000,
-                     *           "vat_pct": 19
+                     *           "vat_pct": 0
                      *         }
                      *       ],
-                     *       "vat_pct": 19,
+                     *       "vat_pct": 0,
                      *       "discount": 0,
                      *       "tax_included": true
                      *     }
@@ -25104,13 +26955,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "2026-12-01": true,
-                     *         "2026-12-02": true,
-                     *         "2026-12-03": true,
-                     *         "2026-12-04": true,
-                     *         "2026-12-05": true,
-                     *         "2026-12-06": true,
-                     *         "2026-12-07": false
+                     *         "2026-11-28": true,
+                     *         "2026-11-29": true,
+                     *         "2026-11-30": true
                      *       }
                      *     }
                      */
@@ -25298,27 +27145,27 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "start_time": "2026-12-31T10:00:00+01:00",
+                     *           "start_time": "2026-12-14T09:30:00+01:00",
                      *           "participants": {
-                     *             "min": 1,
-                     *             "max": 25,
-                     *             "bookable": 25
+                     *             "min": 5,
+                     *             "max": 20,
+                     *             "bookable": 20
                      *           }
                      *         },
                      *         {
-                     *           "start_time": "2026-12-31T10:30:00+01:00",
+                     *           "start_time": "2026-12-14T10:00:00+01:00",
                      *           "participants": {
-                     *             "min": 1,
-                     *             "max": 25,
-                     *             "bookable": 25
+                     *             "min": 5,
+                     *             "max": 20,
+                     *             "bookable": 20
                      *           }
                      *         },
                      *         {
-                     *           "start_time": "2026-12-31T11:00:00+01:00",
+                     *           "start_time": "2026-12-14T10:30:00+01:00",
                      *           "participants": {
-                     *             "min": 1,
-                     *             "max": 25,
-                     *             "bookable": 25
+                     *             "min": 5,
+                     *             "max": 20,
+                     *             "bookable": 20
                      *           }
                      *         }
                      *       ]
@@ -25901,6 +27748,150 @@ export interface operations {
             };
         };
     };
+    listTourCategories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "categories": [
+                     *         {
+                     *           "id": 4,
+                     *           "name": "Führung"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        categories: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listTourGrades: {
         parameters: {
             query?: never;
@@ -26070,6 +28061,10 @@ export interface operations {
                      *         {
                      *           "id": 1,
                      *           "name": "Deutsch"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "English"
                      *         }
                      *       ]
                      *     }
@@ -26487,8 +28482,8 @@ export interface operations {
                      *       "webhooks": [],
                      *       "meta": {
                      *         "total_count": 0,
-                     *         "page": 608,
-                     *         "per_page": 100
+                     *         "page": 3,
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -26644,11 +28639,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "http://127.0.0.1:35901/a",
+                 *       "url": "http://127.0.0.1:37311/stall",
                  *       "events": [
-                 *         "order.created",
-                 *         "order.finalized",
-                 *         "order.cancelled"
+                 *         "closure.created"
                  *       ]
                  *     }
                  */
@@ -26678,19 +28671,17 @@ export interface operations {
                      * @example {
                      *       "webhook": {
                      *         "id": 1,
-                     *         "url": "http://127.0.0.1:35901/a",
+                     *         "url": "http://127.0.0.1:37311/stall",
                      *         "events": [
-                     *           "order.created",
-                     *           "order.finalized",
-                     *           "order.cancelled"
+                     *           "closure.created"
                      *         ],
                      *         "description": null,
                      *         "enabled": true,
                      *         "disabled_reason": null,
                      *         "disabled_at": null,
-                     *         "secret_last4": "3Ph+",
-                     *         "created_at": "2026-11-24T02:45:01.607+01:00",
-                     *         "updated_at": "2026-11-24T02:45:01.607+01:00",
+                     *         "secret_last4": "65Mz",
+                     *         "created_at": "2026-11-24T07:17:20.998+01:00",
+                     *         "updated_at": "2026-11-24T07:17:20.998+01:00",
                      *         "secret": "EXAMPLEexampleEXAMPLEexample0"
                      *       }
                      *     }
@@ -26907,7 +28898,7 @@ export interface operations {
                      * @example {
                      *       "webhook": {
                      *         "id": 1,
-                     *         "url": "http://127.0.0.1:35901/a",
+                     *         "url": "http://127.0.0.1:38117/a",
                      *         "events": [
                      *           "order.created",
                      *           "order.finalized",
@@ -26917,9 +28908,9 @@ export interface operations {
                      *         "enabled": true,
                      *         "disabled_reason": null,
                      *         "disabled_at": null,
-                     *         "secret_last4": "3Ph+",
-                     *         "created_at": "2026-11-24T02:45:01.607+01:00",
-                     *         "updated_at": "2026-11-24T02:45:01.607+01:00"
+                     *         "secret_last4": "dm+e",
+                     *         "created_at": "2026-11-24T07:18:38.359+01:00",
+                     *         "updated_at": "2026-11-24T07:18:38.359+01:00"
                      *       }
                      *     }
                      */
@@ -27279,7 +29270,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "enabled": true
+                 *       "url": "http://127.0.0.1:43471/atrium"
                  *     }
                  */
                 "application/json": {
@@ -27307,18 +29298,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "webhook": {
-                     *         "id": 8,
-                     *         "url": "http://127.0.0.1:35901/500",
+                     *         "id": 1,
+                     *         "url": "http://127.0.0.1:43471/atrium",
                      *         "events": [
-                     *           "order.created"
+                     *           "order.created",
+                     *           "order.finalized",
+                     *           "order.cancelled"
                      *         ],
                      *         "description": null,
                      *         "enabled": true,
                      *         "disabled_reason": null,
                      *         "disabled_at": null,
-                     *         "secret_last4": "HGjx",
-                     *         "created_at": "2026-11-24T02:45:01.607+01:00",
-                     *         "updated_at": "2026-11-24T02:45:01.607+01:00"
+                     *         "secret_last4": "z+PH",
+                     *         "created_at": "2026-11-24T07:17:35.029+01:00",
+                     *         "updated_at": "2026-11-24T07:17:35.029+01:00"
                      *       }
                      *     }
                      */
@@ -27554,33 +29547,33 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": 9,
-                     *           "event_id": "evt_90982aa6fce64792931238a42d4a5021",
+                     *           "event_id": "evt_703b484c36ab4273a52683c10c9fa326",
                      *           "event_type": "order.created",
                      *           "status": "succeeded",
                      *           "attempt_count": 3,
                      *           "next_attempt_at": null,
-                     *           "created_at": "2026-11-24T02:45:01.607+01:00",
+                     *           "created_at": "2026-11-24T07:18:38.359+01:00",
                      *           "attempts": [
                      *             {
                      *               "attempt": 1,
-                     *               "attempted_at": "2026-11-24T02:45:01.607+01:00",
-                     *               "duration_ms": 283,
+                     *               "attempted_at": "2026-11-24T07:18:38.359+01:00",
+                     *               "duration_ms": 2,
                      *               "status_code": 503,
                      *               "error": "HTTP 503",
                      *               "response_excerpt": "not yet (1)"
                      *             },
                      *             {
                      *               "attempt": 2,
-                     *               "attempted_at": "2026-11-24T02:45:01.607+01:00",
-                     *               "duration_ms": 101,
+                     *               "attempted_at": "2026-11-24T07:18:38.359+01:00",
+                     *               "duration_ms": 17,
                      *               "status_code": 503,
                      *               "error": "HTTP 503",
                      *               "response_excerpt": "not yet (2)"
                      *             },
                      *             {
                      *               "attempt": 3,
-                     *               "attempted_at": "2026-11-24T02:45:01.607+01:00",
-                     *               "duration_ms": 7,
+                     *               "attempted_at": "2026-11-24T07:18:38.359+01:00",
+                     *               "duration_ms": 6,
                      *               "status_code": 200,
                      *               "error": null,
                      *               "response_excerpt": "ok"
@@ -27801,34 +29794,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "delivery": {
-                     *         "id": 13,
-                     *         "event_id": "evt_4d8f0958a0e9454389389fefe4b1ae63",
+                     *         "id": 11,
+                     *         "event_id": "evt_f4c51cad98004d19adda86da56a4fe86",
                      *         "event_type": "order.created",
                      *         "status": "pending",
                      *         "attempt_count": 0,
-                     *         "next_attempt_at": "2026-11-24T02:45:01.607+01:00",
-                     *         "created_at": "2026-11-24T02:45:01.607+01:00",
+                     *         "next_attempt_at": "2026-11-24T07:18:38.359+01:00",
+                     *         "created_at": "2026-11-24T07:18:38.359+01:00",
                      *         "attempts": [
                      *           {
                      *             "attempt": 1,
-                     *             "attempted_at": "2026-11-24T02:45:01.607+01:00",
-                     *             "duration_ms": 550,
+                     *             "attempted_at": "2026-11-24T07:18:38.359+01:00",
+                     *             "duration_ms": 47,
                      *             "status_code": 500,
                      *             "error": "HTTP 500",
                      *             "response_excerpt": "receiver exploded"
                      *           },
                      *           {
                      *             "attempt": 2,
-                     *             "attempted_at": "2026-11-24T02:45:01.607+01:00",
-                     *             "duration_ms": 104,
+                     *             "attempted_at": "2026-11-24T07:18:38.359+01:00",
+                     *             "duration_ms": 15,
                      *             "status_code": 500,
                      *             "error": "HTTP 500",
                      *             "response_excerpt": "receiver exploded"
                      *           },
                      *           {
                      *             "attempt": 3,
-                     *             "attempted_at": "2026-11-24T02:45:01.607+01:00",
-                     *             "duration_ms": 56,
+                     *             "attempted_at": "2026-11-24T07:18:38.359+01:00",
+                     *             "duration_ms": 27,
                      *             "status_code": 500,
                      *             "error": "HTTP 500",
                      *             "response_excerpt": "receiver exploded"
@@ -28038,12 +30031,12 @@ export interface operations {
                      * @example {
                      *       "delivery": {
                      *         "id": 16,
-                     *         "event_id": "evt_9ef08223cc1cce81de48af2a0c25739c",
+                     *         "event_id": "evt_c19c25972a48e192b94dda990543170e",
                      *         "event_type": "webhook.test",
                      *         "status": "pending",
                      *         "attempt_count": 0,
                      *         "next_attempt_at": null,
-                     *         "created_at": "2026-11-24T02:45:01.607+01:00",
+                     *         "created_at": "2026-11-24T07:18:38.359+01:00",
                      *         "attempts": []
                      *       }
                      *     }
@@ -28240,8 +30233,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "access": "public",
-                     *       "museums": []
+                     *       "access": "reseller",
+                     *       "museums": [
+                     *         1
+                     *       ]
                      *     }
                      */
                     "application/json": {
