@@ -107,7 +107,7 @@ export async function readScanTarget(db: Db, code: string | null, device: { acco
     itemId: Number(r.item_id),
     itemStatus: r.item_status,
     museumId: r.museum_id,
-    covers: type === 'Tour' ? r.quantity : 1,
+    covers: coversOf(type, r.quantity),
     product: { id: r.product_id, title: r.title ?? {} },
     item: {
       type,
@@ -127,6 +127,11 @@ export async function readScanTarget(db: Db, code: string | null, device: { acco
       ? null
       : { entriesUsed: r.entries_used, insidePeople: r.inside_people, lastEntryAt: r.last_entry_at ? new Date(r.last_entry_at) : null, lastScanAt: new Date(r.last_scan_at), version: Number(r.version) };
   return { facts, state, seenScanId };
+}
+
+/** People one barcode admits: 1 per ticket or seat, the whole group for a tour. */
+export function coversOf(type: AdmissionItem['type'], quantity: number): number {
+  return type === 'Tour' ? Number(quantity) : 1;
 }
 
 /** The display language of the door: the instance's first locale (museums carry none). */

@@ -10,7 +10,8 @@ import { normaliseBarcode } from '../orders/barcodes.ts';
 import { inMuseumScope } from '../principal.ts';
 import { parseTimestamp } from '../time.ts';
 import { readScanTarget, type BarcodeFacts, type ScanView } from './internal.ts';
-import { DeviceScanTaken, storeScan } from './storeScan.ts';
+import { scanJson, type ScanJson } from './json.ts';
+import { DeviceScanTaken, storeScan, type StoredScan } from './storeScan.ts';
 import { loadScanViews } from './views.ts';
 import { entryWindow, MAX_CLOCK_SKEW_MS, windowResult, type Direction, type ScanResult } from './rules.ts';
 
@@ -82,8 +83,8 @@ interface Attempt {
 export interface ScanOutcome {
   scanId: number;
   replayed: boolean;
-  /** What the gate is told; absent for a replay (load it with loadScanViews). */
-  view?: ScanView;
+  /** What the gate is told, and its JSON; absent for a replay (load it with loadScanViews). */
+  stored?: StoredScan;
 }
 
 /** One read-decide-store round; null when the barcode's state moved on in between. */
@@ -100,11 +101,11 @@ async function scanOnce(ctx: Ctx, a: Attempt): Promise<ScanOutcome | null> {
   const people = input.people_count ?? (inScope ? facts.covers : 1);
   if (inScope && people > facts.covers) throw invalid(`people_count must be at most ${facts.covers} for this barcode`);
   try {
-    const view = await storeScan(ctx.db, ctx, {
+    const stored = await storeScan(ctx.db, ctx, {
       accountId, deviceScanId, code: code ?? raw, facts: inScope ? facts : null, state: inScope ? target.state : null, fixed, direction, people,
       scannedAt: at, online: !input.scanned_at, now: a.now, input, check: !ctx.testing?.disableEntryLocks,
     });
-    return view ? { scanId: view.id, replayed: false, view } : null;
+    return stored ? { scanId: stored.view.id, replayed: false, stored } : null;
   } catch (e) {
     // The same device_scan_id posted twice at once: the loser answers with the winner's scan.
     if (!(e instanceof DeviceScanTaken)) throw e;
@@ -114,8 +115,9 @@ async function scanOnce(ctx: Ctx, a: Attempt): Promise<ScanOutcome | null> {
 }
 
 /** A scan and what its gate is told: the stored answer for a replay, else the fresh decision. */
-export async function scanWithView(ctx: Ctx, input: ScanInput): Promise<{ view: ScanView; replayed: boolean }> {
+export async function scanWithView(ctx: Ctx, input: ScanInput): Promise<{ view: ScanView; json: ScanJson; replayed: boolean }> {
   const out = await scanBarcode(ctx, input);
-  const view = out.view ?? (await loadScanViews(ctx.db, ctx, [out.scanId]))[0]!;
-  return { view, replayed: out.replayed };
+  if (out.stored) return { ...out.stored, replayed: out.replayed };
+  const view = (await loadScanViews(ctx.db, ctx, [out.scanId]))[0]!;
+  return { view, json: scanJson(view, ctx.config.zone), replayed: out.replayed };
 }

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';
-import type { ScanView } from './internal.ts';
+import { coversOf, type ScanView } from './internal.ts';
 import { scanInScope } from './getScan.ts';
 import { loadScanViews } from './views.ts';
 
@@ -36,8 +36,7 @@ export async function setScanPeople(ctx: Ctx, scanId: number, input: ScanPeopleI
     if (s!.direction !== 'entry' || s!.result !== 'valid') {
       throw invalid('only a valid entry scan can change its people_count', [`people_count cannot be changed on a${s!.direction === 'exit' ? 'n exit' : ' refused'} scan`]);
     }
-    // People one barcode admits: 1 per ticket or seat, the whole group for a tour (as POST /scans).
-    const covers = s!.type === 'Tour' ? Number(s!.quantity) : 1;
+    const covers = coversOf(s!.type, s!.quantity);
     if (people > covers) throw invalid('request is invalid', [`people_count must be at most ${covers} for this barcode`]);
     await tx.execute(sql`update scans set people_count = ${people} where id = ${scanId}`);
     if (!state) return;

@@ -11,7 +11,7 @@ import { scans } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { newEventId } from '../events/record.ts';
 import { doorLocale, titleIn, type BarcodeFacts, type ScanView, type StoredState } from './internal.ts';
-import { scanJson } from './json.ts';
+import { scanJson, type ScanJson } from './json.ts';
 import { scanMessage } from './messages.ts';
 import { scanBatches } from './scanBatches.ts';
 import { replay, type BarcodeState, type Direction, type ScanResult } from './rules.ts';
@@ -85,8 +85,14 @@ async function decide(db: Db, s: Stored): Promise<Decision> {
   return out;
 }
 
-/** Decides and writes the scan; returns what the gate is told, or null when the state moved on. */
-export async function storeScan(db: Db, ctx: Ctx, s: Stored): Promise<ScanView | null> {
+/** A stored scan: what the gate is told, and its JSON (the answer and the scan.created event's). */
+export interface StoredScan {
+  view: ScanView;
+  json: ScanJson;
+}
+
+/** Decides and writes the scan; null when the state moved on (decide again). */
+export async function storeScan(db: Db, ctx: Ctx, s: Stored): Promise<StoredScan | null> {
   const f = s.facts;
   const d = await decide(db, s);
   const locale = doorLocale(ctx.config);
@@ -103,6 +109,7 @@ export async function storeScan(db: Db, ctx: Ctx, s: Stored): Promise<ScanView |
   const state = f && d.state
     ? { barcode_id: f.barcodeId, order_item_id: f.itemId, museum_id: f.museumId, entries_used: d.state.entriesUsed, inside_people: d.state.insidePeople, last_entry_at: d.state.lastEntryAt, last_scan_at: d.scannedAt, updated_at: s.now }
     : null;
+  const json = scanJson(view, ctx.config.zone);
   const payload = {
     scan: {
       account_id: s.accountId, device_scan_id: s.deviceScanId, barcode: s.code, barcode_id: f?.barcodeId ?? null, museum_id: museumId,
@@ -124,11 +131,11 @@ export async function storeScan(db: Db, ctx: Ctx, s: Stored): Promise<ScanView |
       id: newEventId(),
       account_id: f ? f.orderAccountId : null,
       museum_ids: museumId ? [museumId] : [],
-      data: { scan: scanJson(view, ctx.config.zone) },
+      data: { scan: json },
       created_at: s.now,
     },
   };
   const id = await scanBatches(db.$client).submit(JSON.stringify(payload));
   if (id === -1) throw new DeviceScanTaken();
-  return id === 0 ? null : { ...view, id };
+  return id === 0 ? null : { view: { ...view, id }, json: { ...json, id } };
 }

@@ -34,9 +34,9 @@ export const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const { view, replayed } = await scanWithView(req.ctx, req.body as Parameters<typeof scanWithView>[1]);
+      const { json, replayed } = await scanWithView(req.ctx, req.body as Parameters<typeof scanWithView>[1]);
       reply.code(replayed ? 200 : 201);
-      return { scan: scanJson(view, req.ctx.config.zone) };
+      return { scan: json };
     },
   );
 
