@@ -8,6 +8,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { localDateOf } from '../time.ts';
+import { sqlState } from '../../db/sqlstate.ts';
 
 export function lockKey(...parts: Array<string | number>): bigint {
   const digest = createHash('sha256').update(parts.join('\u0000')).digest();
@@ -26,10 +27,7 @@ export function allocationLockKey(r: { resource: string; resourceId: number; slo
 }
 
 function isLockTimeout(err: unknown): boolean {
-  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if ((e as { code?: string }).code === '55P03') return true;
-  }
-  return false;
+  return sqlState(err) === '55P03';
 }
 
 /** Runs `work`, turning a lock wait that ran out (55P03) into CAPACITY_BUSY (422 + Retry-After). */

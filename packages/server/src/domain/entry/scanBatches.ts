@@ -9,11 +9,10 @@
 // exactly as without batching. A lost connection (outcome unknown) is passed on as it is.
 import type pg from 'pg';
 import { Batcher, type BatchAnswer } from '../../db/batcher.ts';
+import { sqlState } from '../../db/sqlstate.ts';
 
 /** entry_scan_store's answer: the scan id, 0 (state moved on: decide again) or -1 (device id taken). */
 export type StoreResult = number;
-
-const hasSqlstate = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
 
 async function alone(pool: pg.Pool, json: string): Promise<BatchAnswer<StoreResult>> {
   try {
@@ -30,7 +29,7 @@ async function storeAll(pool: pg.Pool, jsons: string[]): Promise<Array<BatchAnsw
     const r = await pool.query<{ r: StoreResult[] }>({ name: 'atrium_scan_store_batch', text: 'select entry_scan_store_batch($1::jsonb) as r', values: [`[${jsons.join(',')}]`] });
     return r.rows[0]!.r.map((id) => ({ ok: Number(id) }));
   } catch (err) {
-    if (!hasSqlstate(err)) throw err;
+    if (!sqlState(err)) throw err;
     return Promise.all(jsons.map((j) => alone(pool, j)));
   }
 }

@@ -13,6 +13,7 @@
 // Only a lost connection, where the outcome is unknown, is passed on as it is (as for a single
 // order: the client finds out with GET /orders?foreign_id=, spec 7.4.2).
 import type pg from 'pg';
+import { sqlState } from '../../db/sqlstate.ts';
 
 /** What order_place_batch says about one order that failed inside its subtransaction. */
 interface BatchError {
@@ -44,11 +45,6 @@ interface Pending {
   resolve(placed: unknown): void;
   reject(err: unknown): void;
 }
-
-const sqlstateOf = (err: unknown): string | undefined => {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-};
 
 export class OrderBatches {
   private readonly queue: Pending[] = [];
@@ -93,7 +89,7 @@ export class OrderBatches {
     } catch (err) {
       // A server error undid the whole call: place every order alone. A lost connection leaves
       // the outcome unknown: a retry could write an order twice, so the error goes back as is.
-      if (sqlstateOf(err)) await Promise.all(batch.map((p) => this.alone(p)));
+      if (sqlState(err)) await Promise.all(batch.map((p) => this.alone(p)));
       else for (const p of batch) p.reject(err);
       return;
     }

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
+import { sqlState } from '../../db/sqlstate.ts';
 
 export const STATUS: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 422,
@@ -165,15 +166,6 @@ function unstorable(v: unknown, at: string, depth: number, strings = true): stri
     if (p) return p;
   }
   return null;
-}
-
-/** SQLSTATE of a pg error, also when Drizzle wraps it (the driver error is its `cause`). */
-function sqlState(err: unknown): string | undefined {
-  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
