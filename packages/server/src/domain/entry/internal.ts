@@ -41,37 +41,12 @@ export interface ScanTarget {
   seenScanId: number | null;
 }
 
-// One statement, prepared once per connection (no query building per scan): barcodes with their
-// order, item, product, rule and entry state, and the scan a device_scan_id already names. Reads
-// arriving together share it (db/batcher.ts): the inputs are arrays, one answer row per input,
-// also for an unknown barcode. Nothing is locked: the scan stores its decision only over the
-// state read here (docs/adr/0027-scans-without-a-held-lock.md).
-const TARGET_SQL = `
-  select q.i, (select s.id from scans s
-           -- "is not null" lets the generic plan use the partial index scans_device_scan.
-           where s.account_id = q.account_id and s.device_scan_id = q.device_scan_id and s.device_scan_id is not null) as seen_scan_id, f.*
-    from unnest($1::text[], $2::int[], $3::text[]) with ordinality as q(code, account_id, device_scan_id, i)
-    left join lateral (
-    select b.id as barcode_id, b.status as barcode_status, o.id as order_id, o.status as order_status,
-           o.account_id, i.id as item_id, i.status as item_status, i.type, i.museum_id, i.quantity,
-           i.start_at, m.time_zone, t.entry_duration, t.last_entry,
-           coalesce(ed.duration, tr.duration) as fixed_duration,
-           coalesce(i.ticket_id, ed.event_id, i.tour_id) as product_id,
-           coalesce(t.title, e.title, tr.title) as title,
-           r.entries_allowed, r.reentry, r.early_minutes,
-           st.entries_used, st.inside_people, st.last_entry_at, st.last_scan_at, st.version
-      from barcodes b
-      join order_items i on i.id = b.order_item_id
-      join orders o on o.id = i.order_id
-      join museums m on m.id = i.museum_id
-      left join tickets t on t.id = i.ticket_id
-      left join event_dates ed on ed.id = i.event_date_id
-      left join events e on e.id = ed.event_id
-      left join tours tr on tr.id = i.tour_id
-      left join entry_rules r on r.ticket_id = i.ticket_id
-      left join entry_states st on st.barcode_id = b.id
-     where b.code = q.code) f on true
-   order by q.i`;
+// One statement (entry_scan_targets, migration 0028: its plan is made once per connection, not
+// on every call): barcodes with their order, item, product, rule and entry state, and the scan a
+// device_scan_id already names. Reads arriving together share it (db/batcher.ts): the inputs are
+// arrays, one answer row per input, also for an unknown barcode. Nothing is locked: the scan
+// stores its decision only over the state read here (docs/adr/0027-scans-without-a-held-lock.md).
+const TARGET_SQL = 'select * from entry_scan_targets($1::text[], $2::int[], $3::text[])';
 
 type TargetQuery = { code: string | null; accountId: number | null; deviceScanId: string | null };
 type Row = Record<string, any>;
