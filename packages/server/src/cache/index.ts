@@ -1,17 +1,33 @@
 // The in-process caches of a serving process (catalogue answers, token resolution) and the
 // LISTEN connection that keeps them correct across nodes. `atrium serve` (and each cluster
 // worker) starts one; tests and tools that build the app without it simply run uncached.
-// ATRIUM_CATALOG_CACHE=0 turns both caches off (for measurements and troubleshooting).
+// ATRIUM_CATALOG_CACHE=0 turns every cache off (for measurements and troubleshooting: the plain
+// path, the reference the equivalence tests compare with); ATRIUM_CATALOG_CACHE=rows keeps every
+// cache but the answer cache, so each catalogue read costs what an answer-cache miss costs.
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.ts';
 import { ChangeListener, type ListenerLog } from './listener.ts';
 import { MasterDataCache } from './masterData.ts';
 import { ResponseCache } from './responses.ts';
+import { RowCache } from './rows.ts';
 import { TokenCache } from './tokens.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Per-row JSON of catalogue lists (rows.ts); absent when the caches are off. */
+    catalogRows?: RowCache;
+  }
+}
+
+/** `all`: every cache (default); `rows`: every cache but the answer cache; `off`: none. */
+export type CacheMode = 'all' | 'rows' | 'off';
+
 export interface Caches {
+  mode: CacheMode;
   listener: ChangeListener;
+  /** Registered (answers kept) only in mode `all`. */
   responses: ResponseCache;
+  rows: RowCache;
   tokens: TokenCache;
   masterData: MasterDataCache;
   /** Registers the answer-cache hooks and closes the listener with the app. */
@@ -19,21 +35,28 @@ export interface Caches {
   stop(): Promise<void>;
 }
 
-export function cachesEnabled(env: Record<string, string | undefined> = process.env): boolean {
+export function cacheMode(env: Record<string, string | undefined> = process.env): CacheMode {
   const raw = (env.ATRIUM_CATALOG_CACHE ?? '').toLowerCase();
-  if (raw === '' || ['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`ATRIUM_CATALOG_CACHE must be true or false, got "${raw}"`);
+  if (raw === '' || ['1', 'true', 'yes', 'on'].includes(raw)) return 'all';
+  if (['0', 'false', 'no', 'off'].includes(raw)) return 'off';
+  if (raw === 'rows') return 'rows';
+  throw new ConfigError(`ATRIUM_CATALOG_CACHE must be true, false or rows, got "${raw}"`);
 }
 
-export async function startCaches(url: string, config: Config, log: ListenerLog): Promise<Caches | undefined> {
-  if (!cachesEnabled()) return undefined;
+export function cachesEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  return cacheMode(env) !== 'off';
+}
+
+export async function startCaches(url: string, config: Config, log: ListenerLog, mode: CacheMode = cacheMode()): Promise<Caches | undefined> {
+  if (mode === 'off') return undefined;
   let listener: ChangeListener;
   const live = () => listener.connected;
   const responses = new ResponseCache(live, () => listener.version, config.zone);
   const tokens = new TokenCache(live);
   const masterData = new MasterDataCache(live);
-  // Everything derived from the catalogue: answers and master-data rows.
+  const rows = new RowCache(live);
+  // Everything derived from the catalogue: answers and master-data rows. Row fragments are keyed
+  // by each row's version (rows.ts), so a change does not clear them; a reset does.
   const clearCatalog = () => {
     responses.clear();
     masterData.clear();
@@ -45,6 +68,7 @@ export async function startCaches(url: string, config: Config, log: ListenerLog)
       onTokens: () => tokens.clear(),
       onReset: () => {
         clearCatalog();
+        rows.clear();
         tokens.clear();
       },
     },
@@ -52,12 +76,15 @@ export async function startCaches(url: string, config: Config, log: ListenerLog)
   );
   await listener.start();
   return {
+    mode,
     listener,
     responses,
+    rows,
     tokens,
     masterData,
     register(app) {
-      responses.register(app);
+      if (mode === 'all') responses.register(app);
+      app.decorate('catalogRows', rows);
       // A catalogue write through this node clears both at once: the writer reads its own change
       // (answers and bookings) even before the NOTIFY arrives.
       app.addHook('onSend', async (req, reply, payload) => {

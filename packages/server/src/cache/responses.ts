@@ -11,8 +11,8 @@
 // Correctness across nodes: every master-data change NOTIFYs at commit and each process clears
 // (listener.ts); while the listener is down the cache is bypassed. A catalogue write through this
 // node also clears it at once (index.ts), so a client reads its own write before the NOTIFY.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../domain/principal.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callerKey } from '../domain/catalog/fragments.ts';
 import { addDays, localDateOf, zonedInstant } from '../domain/time.ts';
 import { Lru } from './lru.ts';
 
@@ -27,6 +27,17 @@ declare module 'fastify' {
     memoKey?: string;
     memoGen?: number;
   }
+}
+
+/**
+ * Sends JSON text already made (a kept answer, or one assembled from row fragments) as it is: with
+ * the JSON content type set, Fastify neither serializes it again nor calls it text/plain. Returns
+ * the text, for a handler to return (returning `reply` from an async handler would make Fastify
+ * wait for the response's end, see `register`).
+ */
+export function jsonText(reply: FastifyReply, text: string): string {
+  reply.type('application/json; charset=utf-8');
+  return text;
 }
 
 /** Even without notifications an entry lives at most this long (defence in depth). */
@@ -82,7 +93,7 @@ export class ResponseCache {
       const hit = this.lru.get(key, Date.now());
       if (hit !== undefined) {
         this.hits++;
-        reply.header('x-atrium-cache', 'hit').type('application/json; charset=utf-8').send(hit);
+        reply.header('x-atrium-cache', 'hit').send(jsonText(reply, hit));
         return;
       }
       this.misses++;
@@ -100,12 +111,4 @@ export class ResponseCache {
       return payload;
     });
   }
-}
-
-function callerKey(p: Principal): string {
-  if (p.kind === 'anonymous') return 'anon';
-  const scope = p.museumIds.length ? [...p.museumIds].sort((a, b) => a - b).join(',') : '*';
-  if (p.access === 'public') return `pub:${scope}`;
-  if (p.access === 'reseller') return `res${p.accountId}:${scope}`;
-  return `usr:${scope}:${[...p.rights].sort().join(',')}`;
 }

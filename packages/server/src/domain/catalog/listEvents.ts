@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { inIds, pageRows } from './pageQuery.ts';
-import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
+import { inIds } from './pageQuery.ts';
+import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
 import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
 import { eventView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
@@ -19,6 +20,17 @@ export interface ListEventsInput extends ListInput {
 }
 
 export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page<View>> {
+  return pageOfViews(ctx.db, eventsPlan(ctx, input));
+}
+
+/** The same page, each event as its JSON text, from row fragments where kept (fragments.ts). */
+export async function listEventsJson(ctx: Ctx, input: ListEventsInput, out: JsonOut): Promise<Page<string>> {
+  return pageOfJson(ctx.db, eventsPlan(ctx, input), out);
+}
+
+type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
+
+function eventsPlan(ctx: Ctx, input: ListEventsInput): PagePlan<EventRow> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const where = and(
@@ -31,13 +43,18 @@ export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page
     titleMatches(events.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(ctx.db, {
-    table: events,
-    where,
-    extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
-    order: sql`${events.id}`,
-    limit: pg.perPage,
-    offset: pg.offset,
-  });
-  return pageOf(rows.map((e) => eventView(ctx.principal, e, L, { languages: e.languages, category: categoryRef(e) })), total, pg);
+  return {
+    spec: {
+      table: events,
+      where,
+      extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
+      order: sql`${events.id}`,
+      limit: pg.perPage,
+      offset: pg.offset,
+    },
+    extraKeys: ['languages', 'categoryName'],
+    view: (e) => eventView(ctx.principal, e, L, { languages: e.languages, category: categoryRef(e) }),
+    context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
+    paging: pg,
+  };
 }

@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { exhibitions } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { inIds, pageRows } from './pageQuery.ts';
-import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
+import { inIds } from './pageQuery.ts';
+import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
 import { exhibitionView, type View } from './views.ts';
 import { inScopeSql } from './visibilitySql.ts';
 
@@ -12,6 +13,15 @@ export interface ListExhibitionsInput extends ListInput {
 }
 
 export async function listExhibitions(ctx: Ctx, input: ListExhibitionsInput): Promise<Page<View>> {
+  return pageOfViews(ctx.db, exhibitionsPlan(ctx, input));
+}
+
+/** The same page, each exhibition as its JSON text, from row fragments where kept (fragments.ts). */
+export async function listExhibitionsJson(ctx: Ctx, input: ListExhibitionsInput, out: JsonOut): Promise<Page<string>> {
+  return pageOfJson(ctx.db, exhibitionsPlan(ctx, input), out);
+}
+
+function exhibitionsPlan(ctx: Ctx, input: ListExhibitionsInput): PagePlan<typeof exhibitions.$inferSelect> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const where = and(
@@ -21,12 +31,12 @@ export async function listExhibitions(ctx: Ctx, input: ListExhibitionsInput): Pr
     titleMatches(exhibitions.title, input.q),
   );
   // One statement: the page, the total (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof exhibitions.$inferSelect>(ctx.db, {
-    table: exhibitions,
-    where,
-    order: sql`${exhibitions.id}`,
-    limit: pg.perPage,
-    offset: pg.offset,
-  });
-  return pageOf(rows.map((x) => exhibitionView(x, L)), total, pg);
+  return {
+    spec: { table: exhibitions, where, order: sql`${exhibitions.id}`, limit: pg.perPage, offset: pg.offset },
+    extraKeys: [],
+    // The view reads nothing of the caller; the key names it anyway (the list's scope is the caller's).
+    view: (x) => exhibitionView(x, L),
+    context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
+    paging: pg,
+  };
 }

@@ -1,23 +1,31 @@
 import { and, sql } from 'drizzle-orm';
 import { museums } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { pageRows } from './pageQuery.ts';
-import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
+import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
 import { museumView, type View } from './views.ts';
 import { inScopeSql } from './visibilitySql.ts';
 
 /** Museums inside the caller's scope (museums have no sales channels). */
 export async function listMuseums(ctx: Ctx, input: ListInput): Promise<Page<View>> {
+  return pageOfViews(ctx.db, museumsPlan(ctx, input));
+}
+
+/** The same page, each museum as its JSON text, from row fragments where kept (fragments.ts). */
+export async function listMuseumsJson(ctx: Ctx, input: ListInput, out: JsonOut): Promise<Page<string>> {
+  return pageOfJson(ctx.db, museumsPlan(ctx, input), out);
+}
+
+function museumsPlan(ctx: Ctx, input: ListInput): PagePlan<typeof museums.$inferSelect> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const where = and(inScopeSql(ctx.principal, museums.id), titleMatches(museums.title, input.q));
   // One statement: the page, the total (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof museums.$inferSelect>(ctx.db, {
-    table: museums,
-    where,
-    order: sql`${museums.id}`,
-    limit: pg.perPage,
-    offset: pg.offset,
-  });
-  return pageOf(rows.map((m) => museumView(ctx.principal, m, L)), total, pg);
+  return {
+    spec: { table: museums, where, order: sql`${museums.id}`, limit: pg.perPage, offset: pg.offset },
+    extraKeys: [],
+    view: (m) => museumView(ctx.principal, m, L),
+    context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
+    paging: pg,
+  };
 }

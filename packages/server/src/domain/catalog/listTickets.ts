@@ -3,9 +3,10 @@ import { tickets } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { isValidDate, localDateOf } from '../time.ts';
-import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
-import { quotaIdsSql } from './loaders.ts';
-import { inIds, pageRows } from './pageQuery.ts';
+import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
+import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { quotaIdsByPage, quotaIdsSql } from './loaders.ts';
+import { inIds } from './pageQuery.ts';
 import { ticketView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 
@@ -28,6 +29,17 @@ export function validAtOf(ctx: Ctx, raw: string | undefined): string {
 
 /** Tickets the caller may see that are valid on `valid_at`. */
 export async function listTickets(ctx: Ctx, input: ListTicketsInput): Promise<Page<View>> {
+  return pageOfViews(ctx.db, ticketsPlan(ctx, input));
+}
+
+/** The same page, each ticket as its JSON text, from row fragments where kept (fragments.ts). */
+export async function listTicketsJson(ctx: Ctx, input: ListTicketsInput, out: JsonOut): Promise<Page<string>> {
+  return pageOfJson(ctx.db, ticketsPlan(ctx, input), out);
+}
+
+type TicketRow = typeof tickets.$inferSelect & { quotaIds: number[] };
+
+function ticketsPlan(ctx: Ctx, input: ListTicketsInput): PagePlan<TicketRow> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const validAt = validAtOf(ctx, input.valid_at);
@@ -49,17 +61,19 @@ export async function listTickets(ctx: Ctx, input: ListTicketsInput): Promise<Pa
     titleMatches(tickets.title, input.q),
   );
   // One statement: the page, the total and each ticket's quota ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof tickets.$inferSelect & { quotaIds: number[] }>(ctx.db, {
-    table: tickets,
-    where,
-    extra: sql`${quotaIdsSql(tickets.id)} as "quotaIds"`,
-    order: sql`${tickets.id}`,
-    limit: pg.perPage,
-    offset: pg.offset,
-  });
-  return pageOf(
-    rows.map((t) => ticketView(ctx.principal, t, L, { quotaIds: t.quotaIds, validAt })),
-    total,
-    pg,
-  );
+  return {
+    spec: {
+      table: tickets,
+      where,
+      extra: sql`${quotaIdsSql(tickets.id)} as "quotaIds"`,
+      order: sql`${tickets.id}`,
+      limit: pg.perPage,
+      offset: pg.offset,
+    },
+    extraKeys: ['quotaIds'],
+    groupedExtra: quotaIdsByPage,
+    view: (t) => ticketView(ctx.principal, t, L, { quotaIds: t.quotaIds, validAt }),
+    context: `${callerKey(ctx.principal)}|${localeKey(L)}|${validAt}`,
+    paging: pg,
+  };
 }

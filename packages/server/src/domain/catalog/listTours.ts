@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { inIds, pageRows } from './pageQuery.ts';
-import { pageOf, paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
+import { inIds } from './pageQuery.ts';
+import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
 import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
 import { tourView, type View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
@@ -19,6 +20,17 @@ export interface ListToursInput extends ListInput {
 }
 
 export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<View>> {
+  return pageOfViews(ctx.db, toursPlan(ctx, input));
+}
+
+/** The same page, each tour as its JSON text, from row fragments where kept (fragments.ts). */
+export async function listToursJson(ctx: Ctx, input: ListToursInput, out: JsonOut): Promise<Page<string>> {
+  return pageOfJson(ctx.db, toursPlan(ctx, input), out);
+}
+
+type TourRow = typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
+
+function toursPlan(ctx: Ctx, input: ListToursInput): PagePlan<TourRow> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const where = and(
@@ -31,13 +43,18 @@ export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<V
     titleMatches(tours.title, input.q),
   );
   // One statement: the page, the total and related ids (pageQuery.ts).
-  const { rows, total } = await pageRows<typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(ctx.db, {
-    table: tours,
-    where,
-    extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName"`,
-    order: sql`${tours.id}`,
-    limit: pg.perPage,
-    offset: pg.offset,
-  });
-  return pageOf(rows.map((t) => tourView(ctx.principal, t, L, { languages: t.languages, category: categoryRef(t) })), total, pg);
+  return {
+    spec: {
+      table: tours,
+      where,
+      extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName"`,
+      order: sql`${tours.id}`,
+      limit: pg.perPage,
+      offset: pg.offset,
+    },
+    extraKeys: ['languages', 'categoryName'],
+    view: (t) => tourView(ctx.principal, t, L, { languages: t.languages, category: categoryRef(t) }),
+    context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
+    paging: pg,
+  };
 }

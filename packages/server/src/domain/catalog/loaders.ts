@@ -5,6 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { eventDates, languages, quotaOverrides, ticketQuotas, tourLanguages } from '../../db/schema/index.ts';
 import { groupBy } from './internal.ts';
+import type { GroupedExtra } from './pageQuery.ts';
 
 export interface LanguageRef {
   id: number;
@@ -18,6 +19,13 @@ export interface LanguageRef {
 export function quotaIdsSql(ticketId: AnyPgColumn): SQL {
   return sql`array(select ${ticketQuotas.quotaId} from ${ticketQuotas} where ${ticketQuotas.ticketId} = ${ticketId} order by ${ticketQuotas.quotaId})`;
 }
+
+/** `quotaIdsSql` for a whole page at once (pageQuery.ts#GroupedExtra): the same ascending ids, [] for none. */
+export const quotaIdsByPage: GroupedExtra = {
+  query: (ids) =>
+    sql`select ${ticketQuotas.ticketId} as "__id", array_agg(${ticketQuotas.quotaId} order by ${ticketQuotas.quotaId}) as "quotaIds" from ${ticketQuotas} where ${ticketQuotas.ticketId} in (${ids}) group by ${ticketQuotas.ticketId}`,
+  columns: sql`coalesce("__x"."quotaIds", '{}') as "quotaIds"`,
+};
 
 /** `languagesByTour` as a json column of a tour query: [{id, name}] by language id. */
 export function tourLanguagesSql(tourId: AnyPgColumn): SQL {

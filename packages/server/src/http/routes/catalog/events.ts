@@ -7,13 +7,13 @@ import { getEvent } from '../../../domain/catalog/getEvent.ts';
 import { getEventDate } from '../../../domain/catalog/getEventDate.ts';
 import { listDates } from '../../../domain/catalog/listDates.ts';
 import { listEventDates } from '../../../domain/catalog/listEventDates.ts';
-import { listEvents } from '../../../domain/catalog/listEvents.ts';
+import { listEvents, listEventsJson } from '../../../domain/catalog/listEvents.ts';
 import { updateEvent } from '../../../domain/catalog/updateEvent.ts';
 import { updateEventDate } from '../../../domain/catalog/updateEventDate.ts';
 import { TagFilters, DateString, Event, EventDate, Id, IdList, ListQuery, listOf, OneQuery, oneOf } from '../../schemas/catalog.ts';
 import { EventBody, EventDateBody, EventDateCreateBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
-import { datesReadConfig, readConfig, unwrap, writeConfig } from './common.ts';
+import { datesReadConfig, listJson, readConfig, rowJson, unwrap, writeConfig } from './common.ts';
 
 const Range = { date: Type.Optional(DateString), start_at: Type.Optional(DateString), end_at: Type.Optional(DateString) };
 const DateParams = Type.Object({ event_id: Id, id: Id });
@@ -32,7 +32,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: Type.Object({ ...ListQuery, by_exhibition_ids: Type.Optional(IdList), by_featured: Type.Optional(Type.Boolean()), ...TagFilters }),
       response: { 200: listOf('events', Event), ...errorResponses(401, 422) },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
+    const out = rowJson(req, reply, Event);
+    if (out) return listJson(reply, 'events', await listEventsJson(req.ctx, req.query, out));
     const page = await listEvents(req.ctx, req.query);
     return { events: page.items, meta: page.meta };
   });

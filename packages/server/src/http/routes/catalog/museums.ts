@@ -5,21 +5,23 @@ import { createMuseum } from '../../../domain/catalog/createMuseum.ts';
 import { getExhibition } from '../../../domain/catalog/getExhibition.ts';
 import { getMuseum } from '../../../domain/catalog/getMuseum.ts';
 import { getOpeningHours } from '../../../domain/catalog/getOpeningHours.ts';
-import { listExhibitions } from '../../../domain/catalog/listExhibitions.ts';
-import { listMuseums } from '../../../domain/catalog/listMuseums.ts';
+import { listExhibitions, listExhibitionsJson } from '../../../domain/catalog/listExhibitions.ts';
+import { listMuseums, listMuseumsJson } from '../../../domain/catalog/listMuseums.ts';
 import { updateExhibition } from '../../../domain/catalog/updateExhibition.ts';
 import { updateMuseum } from '../../../domain/catalog/updateMuseum.ts';
 import { DateString, Exhibition, ListQuery, listOf, Museum, OneQuery, oneOf } from '../../schemas/catalog.ts';
 import { ExhibitionBody, MuseumBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
-import { readConfig, unwrap, writeConfig } from './common.ts';
+import { listJson, readConfig, rowJson, unwrap, writeConfig } from './common.ts';
 
 export const museumRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['catalogue'];
   app.get('/museums', {
     config: readConfig,
     schema: { tags, summary: 'Museums in the caller scope', querystring: Type.Object(ListQuery), response: { 200: listOf('museums', Museum), ...errorResponses(401, 422) } },
-  }, async (req) => {
+  }, async (req, reply) => {
+    const out = rowJson(req, reply, Museum);
+    if (out) return listJson(reply, 'museums', await listMuseumsJson(req.ctx, req.query, out));
     const page = await listMuseums(req.ctx, req.query);
     return { museums: page.items, meta: page.meta };
   });
@@ -58,7 +60,9 @@ export const museumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: Type.Object({ ...ListQuery, by_featured: Type.Optional(Type.Boolean()) }),
       response: { 200: listOf('exhibitions', Exhibition), ...errorResponses(401, 422) },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
+    const out = rowJson(req, reply, Exhibition);
+    if (out) return listJson(reply, 'exhibitions', await listExhibitionsJson(req.ctx, req.query, out));
     const page = await listExhibitions(req.ctx, req.query);
     return { exhibitions: page.items, meta: page.meta };
   });

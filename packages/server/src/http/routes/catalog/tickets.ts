@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createTicket } from '../../../domain/catalog/createTicket.ts';
 import { getTicket } from '../../../domain/catalog/getTicket.ts';
-import { listTickets } from '../../../domain/catalog/listTickets.ts';
+import { listTickets, listTicketsJson } from '../../../domain/catalog/listTickets.ts';
 import { updateTicket } from '../../../domain/catalog/updateTicket.ts';
 import { DateString, IdList, ListQuery, LocaleQuery, listOf, oneOf, Ticket } from '../../schemas/catalog.ts';
 import { TicketBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
-import { readConfig, unwrap, writeConfig } from './common.ts';
+import { listJson, readConfig, rowJson, unwrap, writeConfig } from './common.ts';
 
 // go~mus filters by `annual` too (annual tickets are listed only when asked for). Atrium sells no
 // annual tickets, so that filter answers the empty set instead of refusing a valid go~mus query.
@@ -29,8 +29,11 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
       response: { 200: listOf('tickets', Ticket), ...errorResponses(401, 422) },
     },
-  }, async (req) => {
-    const page = await listTickets(req.ctx, { ...req.query, by_ticket_type: req.query.by_ticket_type as 'normal' | 'annual' | undefined });
+  }, async (req, reply) => {
+    const input = { ...req.query, by_ticket_type: req.query.by_ticket_type as 'normal' | 'annual' | undefined };
+    const out = rowJson(req, reply, Ticket);
+    if (out) return listJson(reply, 'tickets', await listTicketsJson(req.ctx, input, out));
+    const page = await listTickets(req.ctx, input);
     return { tickets: page.items, meta: page.meta };
   });
   app.get('/tickets/:id', {

@@ -4,12 +4,12 @@ import { createLanguage } from '../../../domain/catalog/createLanguage.ts';
 import { createTour } from '../../../domain/catalog/createTour.ts';
 import { getTour } from '../../../domain/catalog/getTour.ts';
 import { listLanguages } from '../../../domain/catalog/listLanguages.ts';
-import { listTours } from '../../../domain/catalog/listTours.ts';
+import { listTours, listToursJson } from '../../../domain/catalog/listTours.ts';
 import { updateTour } from '../../../domain/catalog/updateTour.ts';
 import { TagFilters, IdList, LanguageRef, ListQuery, listOf, OneQuery, oneOf, Tour } from '../../schemas/catalog.ts';
 import { Language, LanguageBody, TourBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
-import { readConfig, unwrap, writeConfig } from './common.ts';
+import { listJson, readConfig, rowJson, unwrap, writeConfig } from './common.ts';
 
 const Languages = Type.Object({ languages: Type.Array(LanguageRef) });
 
@@ -22,7 +22,9 @@ export const tourRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: Type.Object({ ...ListQuery, by_exhibition_ids: Type.Optional(IdList), by_featured: Type.Optional(Type.Boolean()), ...TagFilters }),
       response: { 200: listOf('tours', Tour), ...errorResponses(401, 422) },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
+    const out = rowJson(req, reply, Tour);
+    if (out) return listJson(reply, 'tours', await listToursJson(req.ctx, req.query, out));
     const page = await listTours(req.ctx, req.query);
     return { tours: page.items, meta: page.meta };
   });

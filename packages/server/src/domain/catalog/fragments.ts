@@ -1,0 +1,115 @@
+// Catalogue list pages assembled from per-row JSON (issue #19, docs/adr/0029-catalogue-row-fragments.md).
+// A row's JSON is produced once and kept (src/cache/rows.ts), keyed by everything it depends on:
+// the table and row id, the row's version (xmin, which every UPDATE of the row changes), the
+// related data the view shows (the page's extra columns: quota ids, languages, category name),
+// the caller (`callerKey`), the locale mode and the list's own context (a ticket list's
+// `valid_at`). A page then costs one statement that returns only ids, versions, extras and the
+// total (`pageVersions`), plus one statement for the rows whose JSON is not kept yet (`rowsByIds`).
+//
+// The answer is the same as the plain path's (`pageRows` + views + the route's serializer):
+// - the ids, their order and the total come from the same WHERE, ORDER BY, window and extras;
+// - a row fetched by id is used only if its version is the one the page listed, so every row is
+//   the one of the page's snapshot; otherwise the page is read again the plain way (`pageRows`);
+// - the JSON of a row is its view, built by the same view function, serialized by the route's
+//   own compiled serializer for the item schema (routes/catalog/common.ts).
+// test/http/catalog-cache-equivalence.test.ts compares the answers byte for byte.
+import { getTableName } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Principal } from '../principal.ts';
+import type { LocaleMode, Page, Paging } from './internal.ts';
+import { pageOf } from './internal.ts';
+import { pageRows, pageVersions, rowsByIds, type GroupedExtra, type PageSpec } from './pageQuery.ts';
+import type { View } from './views.ts';
+
+/** A process's store of row JSON (src/cache/rows.ts). */
+export interface RowFragments {
+  get(key: string, now: number): string | undefined;
+  /** Stores unless the store was cleared since `gen` was read. */
+  set(key: string, json: string, now: number, gen: number): void;
+  readonly gen: number;
+}
+
+/** Where a page's JSON goes: the store, and the route's serializer for one item. */
+export interface JsonOut {
+  fragments: RowFragments;
+  render(view: View): string;
+}
+
+/** A list verb's page, ready to run either way: rows and views, or row fragments. */
+export interface PagePlan<R> {
+  spec: PageSpec;
+  /** Property names of the columns of `spec.extra`: with the row's version they key its JSON. */
+  extraKeys: readonly string[];
+  /** The same extras computed once per page, for the page of versions (pageQuery.ts). */
+  groupedExtra?: GroupedExtra;
+  /** The view of one row (with its extras), as the plain path builds it. */
+  view(row: R): View;
+  /** Everything else the view reads: caller, locale mode, and e.g. `valid_at`. */
+  context: string;
+  paging: Paging;
+}
+
+/**
+ * What an answer depends on about the caller: anonymous; a public token's museum scope; a
+ * reseller's account (visibility and prices); a user's scope and rights. Shared with the answer
+ * cache's key (src/cache/responses.ts).
+ */
+export function callerKey(p: Principal): string {
+  if (p.kind === 'anonymous') return 'anon';
+  const scope = p.museumIds.length ? [...p.museumIds].sort((a, b) => a - b).join(',') : '*';
+  if (p.access === 'public') return `pub:${scope}`;
+  if (p.access === 'reseller') return `res${p.accountId}:${scope}`;
+  return `usr:${scope}:${[...p.rights].sort().join(',')}`;
+}
+
+export function localeKey(L: LocaleMode): string {
+  return L.kind === 'one' ? `1:${L.locale}:${L.fallback}` : `n:${L.locales.join(',')}`;
+}
+
+/** The plain path: rows, then views (the route's schema serializes them). */
+export async function pageOfViews<R>(db: DbOrTx, plan: PagePlan<R>): Promise<Page<View>> {
+  const { rows, total } = await pageRows<R>(db, plan.spec);
+  return pageOf(rows.map((r) => plan.view(r)), total, plan.paging);
+}
+
+/** The same page as `pageOfViews`, each item as its JSON text, from kept fragments where possible. */
+export async function pageOfJson<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
+  const { rows, total } = await pageVersions<Record<string, unknown>>(db, plan.spec, plan.groupedExtra);
+  const now = Date.now();
+  const table = plan.spec.table;
+  const prefix = `${getTableName(table)}|${plan.context}|`;
+  const items: string[] = new Array(rows.length);
+  const keys: string[] = new Array(rows.length);
+  let missing: number[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    let key = `${prefix}${r.id}|${r.__v}`;
+    if (plan.extraKeys.length > 0) key += `|${JSON.stringify(plan.extraKeys.map((k) => r[k]))}`;
+    keys[i] = key;
+    const hit = out.fragments.get(key, now);
+    if (hit !== undefined) items[i] = hit;
+    else (missing ??= []).push(i);
+  }
+  if (missing) {
+    const gen = out.fragments.gen;
+    const fetched = await rowsByIds<Record<string, unknown>>(db, table, missing.map((i) => rows[i]!.id));
+    const byId = new Map(fetched.map((f) => [f.id, f]));
+    for (const i of missing) {
+      const listed = rows[i]!;
+      const row = byId.get(listed.id);
+      // Changed (or gone) since the page was read: the page would mix two states. Read it again
+      // in one statement, as the plain path does, and keep nothing from this round.
+      if (!row || row.__v !== listed.__v) return fallback(db, plan, out);
+      for (const k of plan.extraKeys) row[k] = listed[k];
+      const json = out.render(plan.view(row as R));
+      items[i] = json;
+      out.fragments.set(keys[i]!, json, now, gen);
+    }
+  }
+  return pageOf(items, total, plan.paging);
+}
+
+async function fallback<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
+  const { rows, total } = await pageRows<R>(db, plan.spec);
+  return pageOf(rows.map((r) => out.render(plan.view(r))), total, plan.paging);
+}
