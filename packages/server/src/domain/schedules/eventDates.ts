@@ -3,7 +3,7 @@
 import type { DbOrTx } from '../../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { closedReason } from './rule.ts';
-import { schedulesOf } from './schedule.ts';
+import { schedulesOf, type Schedule } from './schedule.ts';
 
 export interface DateRef {
   museumId: number;
@@ -14,7 +14,11 @@ export interface DateRef {
 
 /** Whether each date is closed (same order as `dates`). */
 export async function closedEventDates(ctx: Pick<Ctx, 'masterData'>, db: DbOrTx, dates: DateRef[]): Promise<boolean[]> {
-  const scheds = await schedulesOf(ctx, db, dates.map((d) => d.museumId));
+  return closedIn(await schedulesOf(ctx, db, dates.map((d) => d.museumId)), dates);
+}
+
+/** The same, with the museums' schedules already read (GET /dates reads them with its page). */
+export function closedIn(scheds: ReadonlyMap<number, Schedule>, dates: DateRef[]): boolean[] {
   return dates.map((d) => {
     const s = scheds.get(d.museumId);
     const end = new Date(d.startAt.getTime() + d.duration * 60_000);
