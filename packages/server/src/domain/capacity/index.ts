@@ -5,6 +5,6 @@ export { claimCapacity, claimErrors, claimResolved, claimSpec, resolveClaims } f
 export type { ResolvedClaim } from './types.ts';
 export { releaseCapacity } from './releaseCapacity.ts';
 export { confirmCapacity } from './confirmCapacity.ts';
-export { eventDateSeatsBooked } from './eventDateSeatsBooked.ts';
+export { eventDateSeatsBooked, eventDateSeatsBookedSql } from './eventDateSeatsBooked.ts';
 export { sweepExpiredAllocations } from './sweepExpired.ts';
 export { checkHoldLimits } from './holdLimits.ts';
