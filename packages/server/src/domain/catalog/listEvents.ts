@@ -48,6 +48,7 @@ function eventsPlan(ctx: Ctx, input: ListEventsInput): PagePlan<EventRow> {
       table: events,
       where,
       extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
+      narrow: sql`${events.categoryId} as "categoryId"`,
       order: sql`${events.id}`,
       limit: pg.perPage,
       offset: pg.offset,

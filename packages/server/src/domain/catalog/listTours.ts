@@ -48,6 +48,7 @@ function toursPlan(ctx: Ctx, input: ListToursInput): PagePlan<TourRow> {
       table: tours,
       where,
       extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName"`,
+      narrow: sql`${tours.categoryId} as "categoryId"`,
       order: sql`${tours.id}`,
       limit: pg.perPage,
       offset: pg.offset,

@@ -23,7 +23,7 @@ export function quotaIdsSql(ticketId: AnyPgColumn): SQL {
 /** `quotaIdsSql` for a whole page at once (pageQuery.ts#GroupedExtra): the same ascending ids, [] for none. */
 export const quotaIdsByPage: GroupedExtra = {
   query: (ids) =>
-    sql`select ${ticketQuotas.ticketId} as "__id", array_agg(${ticketQuotas.quotaId} order by ${ticketQuotas.quotaId}) as "quotaIds" from ${ticketQuotas} where ${ticketQuotas.ticketId} in (${ids}) group by ${ticketQuotas.ticketId}`,
+    sql`select ${ticketQuotas.ticketId} as "__id", array_agg(${ticketQuotas.quotaId} order by ${ticketQuotas.quotaId}) as "quotaIds" from ${ticketQuotas} where ${ticketQuotas.ticketId} = any(array(${ids})) group by ${ticketQuotas.ticketId}`,
   columns: sql`coalesce("__x"."quotaIds", '{}') as "quotaIds"`,
 };
 

@@ -108,6 +108,11 @@ export interface PageSpec {
    * columns carry the property names, and the id property is `id`).
    */
   extra?: SQL | undefined;
+  /**
+   * Columns of the table besides `id` that `extra` refers to, aliased by property name (e.g.
+   * sql`${events.categoryId} as "categoryId"`): `pageVersions` selects only these with the id.
+   */
+  narrow?: SQL | undefined;
   /** ORDER BY expression (the table's id). */
   order: SQL;
   limit: number;
@@ -166,12 +171,16 @@ export interface GroupedExtra {
 /**
  * The page of `pageRows` without the rows' own columns: each row's id, its version (xmin) and
  * the extra columns, and the total. Same WHERE, order, window and extras as `pageRows`, so the
- * same ids in the same order; PostgreSQL drops the unused columns of the joined-back rows, so
- * no translation is read or sent. With `grouped`, the extras come from it instead of
+ * same ids in the same order; no other column is read or sent (no translation), and the rows
+ * are not joined back: the window's rows are as narrow as in `pageRows`. With `grouped`, the extras come from it instead of
  * `spec.extra` (the same values, computed per page). For row fragments (fragments.ts).
  */
 export async function pageVersions<R>(db: DbOrTx, spec: PageSpec, grouped?: GroupedExtra): Promise<{ rows: Array<R & Versioned>; total: number }> {
-  const { where, page } = pageSql(spec, sql`, ${spec.table}.xmin::text as "__v"`);
+  const where = spec.where ? sql` where ${spec.where}` : sql``;
+  const id = getTableColumns(spec.table).id as AnyPgColumn;
+  const narrow = spec.narrow ? sql`, ${spec.narrow}` : sql``;
+  // No join back: the window carries the id, the version and the narrow columns only.
+  const page = sql`select ${id} as "id", ${spec.table}.xmin::text as "__v"${narrow}, count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`;
   const own = sql`${spec.table}."id", ${spec.table}."__v", ${spec.table}."__total"`;
   let query: SQL;
   if (grouped) {
