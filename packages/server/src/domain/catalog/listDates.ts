@@ -1,4 +1,4 @@
-import { and, inArray, type SQL } from 'drizzle-orm';
+import { and, type SQL } from 'drizzle-orm';
 import { eventDates, events } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { datesPage, dateRange, type RangeInput } from './datesPage.ts';
@@ -7,6 +7,7 @@ import type { View } from './views.ts';
 import { visibleSql } from './visibilitySql.ts';
 import { categoryFilter } from './categories.ts';
 import { dateLanguageFilter } from './languageFilter.ts';
+import { inIds } from './pageQuery.ts';
 
 export interface ListDatesInput extends ListInput, RangeInput {
   by_event_ids?: number[] | undefined;
@@ -28,8 +29,10 @@ export async function listDates(ctx: Ctx, input: ListDatesInput): Promise<Page<V
 export function datesWhere(ctx: Ctx, input: Omit<ListDatesInput, keyof RangeInput | 'page' | 'per_page' | 'locale'>): SQL | undefined {
   return and(
     visibleSql(ctx.principal, events),
-    input.by_event_ids?.length ? inArray(eventDates.eventId, input.by_event_ids) : undefined,
-    input.by_museum_ids?.length ? inArray(events.museumId, input.by_museum_ids) : undefined,
+    // One array parameter whatever the number of ids, so the statement's text (and its prepared
+    // name) does not change with the length of the list (pageQuery.ts#inIds).
+    input.by_event_ids?.length ? inIds(eventDates.eventId, input.by_event_ids) : undefined,
+    input.by_museum_ids?.length ? inIds(events.museumId, input.by_museum_ids) : undefined,
     categoryFilter(events.categoryId, input, 'event'),
     dateLanguageFilter(input.by_language_ids),
     titleMatches(events.title, input.q),
