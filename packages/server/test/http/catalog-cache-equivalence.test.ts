@@ -34,7 +34,9 @@ after(async () => {
 });
 const { cached, plain, config } = await cachedAndPlainApps(database, clock);
 const rowCaches = (await startCaches(database.url, config, { warn: () => {}, info: () => {} }, 'rows')) as Caches;
-rows = await buildApp({ database, config, clock, logger: false, caches: rowCaches });
+// Built as `atrium serve` builds it (schemas compiled lazily), so the item serializer the
+// fragments use is the one production uses.
+rows = await buildApp({ database, config, clock, logger: false, caches: rowCaches, lazySchemas: true });
 const rowsApp = rows;
 
 const db = database.db;

@@ -94,12 +94,12 @@ export async function pageOfJson<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut)
     const gen = out.fragments.gen;
     const fetched = await rowsByIds<Record<string, unknown>>(db, table, missing.map((i) => rows[i]!.id));
     const byId = new Map(fetched.map((f) => [f.id, f]));
+    // Changed (or gone) since the page was read: the page would mix two states. Read it again in
+    // one statement, as the plain path does, and keep nothing from this round.
+    if (missing.some((i) => byId.get(rows[i]!.id)?.__v !== rows[i]!.__v)) return fallback(db, plan, out);
     for (const i of missing) {
       const listed = rows[i]!;
-      const row = byId.get(listed.id);
-      // Changed (or gone) since the page was read: the page would mix two states. Read it again
-      // in one statement, as the plain path does, and keep nothing from this round.
-      if (!row || row.__v !== listed.__v) return fallback(db, plan, out);
+      const row = byId.get(listed.id)!;
       for (const k of plan.extraKeys) row[k] = listed[k];
       const json = out.render(plan.view(row as R));
       items[i] = json;

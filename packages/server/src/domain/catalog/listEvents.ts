@@ -49,6 +49,7 @@ function eventsPlan(ctx: Ctx, input: ListEventsInput): PagePlan<EventRow> {
       where,
       extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
       narrow: sql`${events.categoryId} as "categoryId"`,
+      countApart: !input.q,
       order: sql`${events.id}`,
       limit: pg.perPage,
       offset: pg.offset,

@@ -32,7 +32,7 @@ function exhibitionsPlan(ctx: Ctx, input: ListExhibitionsInput): PagePlan<typeof
   );
   // One statement: the page, the total (pageQuery.ts).
   return {
-    spec: { table: exhibitions, where, order: sql`${exhibitions.id}`, limit: pg.perPage, offset: pg.offset },
+    spec: { table: exhibitions, where, countApart: !input.q, order: sql`${exhibitions.id}`, limit: pg.perPage, offset: pg.offset },
     extraKeys: [],
     // The view reads nothing of the caller; the key names it anyway (the list's scope is the caller's).
     view: (x) => exhibitionView(x, L),

@@ -22,7 +22,7 @@ function museumsPlan(ctx: Ctx, input: ListInput): PagePlan<typeof museums.$infer
   const where = and(inScopeSql(ctx.principal, museums.id), titleMatches(museums.title, input.q));
   // One statement: the page, the total (pageQuery.ts).
   return {
-    spec: { table: museums, where, order: sql`${museums.id}`, limit: pg.perPage, offset: pg.offset },
+    spec: { table: museums, where, countApart: !input.q, order: sql`${museums.id}`, limit: pg.perPage, offset: pg.offset },
     extraKeys: [],
     view: (m) => museumView(ctx.principal, m, L),
     context: `${callerKey(ctx.principal)}|${localeKey(L)}`,

@@ -66,6 +66,7 @@ function ticketsPlan(ctx: Ctx, input: ListTicketsInput): PagePlan<TicketRow> {
       table: tickets,
       where,
       extra: sql`${quotaIdsSql(tickets.id)} as "quotaIds"`,
+      countApart: !input.q,
       order: sql`${tickets.id}`,
       limit: pg.perPage,
       offset: pg.offset,

@@ -49,6 +49,7 @@ function toursPlan(ctx: Ctx, input: ListToursInput): PagePlan<TourRow> {
       where,
       extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName"`,
       narrow: sql`${tours.categoryId} as "categoryId"`,
+      countApart: !input.q,
       order: sql`${tours.id}`,
       limit: pg.perPage,
       offset: pg.offset,
