@@ -55,7 +55,7 @@ const readers = new WeakMap<pg.Pool, Batcher<TargetQuery, Row>>();
 function reader(pool: pg.Pool): Batcher<TargetQuery, Row> {
   let b = readers.get(pool);
   if (!b) {
-    b = new Batcher<TargetQuery, Row>({ lanes: 4, maxBatch: 64 }, async (qs) => {
+    b = new Batcher<TargetQuery, Row>({ lanes: 4, maxBatch: 64, lingerMs: 1, lingerBelow: 8 }, async (qs) => {
       const res = await pool.query<Row>({ name: 'atrium_scan_targets', text: TARGET_SQL, values: [qs.map((q) => q.code), qs.map((q) => q.accountId), qs.map((q) => q.deviceScanId)] });
       return res.rows.map((ok) => ({ ok }));
     });

@@ -34,8 +34,9 @@ async function storeAll(pool: pg.Pool, jsons: string[]): Promise<Array<BatchAnsw
   }
 }
 
-/** Lanes: calls in flight at once (each holds a connection); a batch is one transaction. */
-const OPTIONS = { lanes: 2, maxBatch: 64 };
+/** Lanes: calls in flight at once (each holds a connection); a batch is one transaction. A free
+ * lane waits 1 ms for company when fewer than 8 scans wait (db/batcher.ts, ADR 0028). */
+const OPTIONS = { lanes: 2, maxBatch: 64, lingerMs: 1, lingerBelow: 8 };
 const byPool = new WeakMap<pg.Pool, Batcher<string, StoreResult>>();
 
 /** The scan store of one connection pool (one per process and database): submit a serialised payload. */
