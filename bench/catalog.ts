@@ -23,6 +23,7 @@ import { createToken } from '../packages/server/src/domain/accounts/createToken.
 import { systemClock } from '../packages/server/src/domain/clock.ts';
 import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
 import { benchDatabase } from './lib/db.ts';
+import { seedLargeCatalogue } from './lib/large-catalogue.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { startAtrium, startBaseline, type Child } from './lib/servers.ts';
 
@@ -152,20 +153,7 @@ await baseline.stop();
 // A large catalogue in a second museum: 2,000 tickets (1,000 of them on the quota) and 50,000
 // event dates of 100 events over the next 500 days, inserted in a few statements. Measured
 // without the cache: the first page, a page deep inside, a `q=` search and the event dates list.
-const t0 = Date.now();
-await db.database.pool.query(`
-  with m as (insert into museums (title, time_zone, opening_hours) values ('{"de":"Großes Museum","en":"Large Museum"}', 'Europe/Berlin', '[[540,1080],[540,1080],[540,1080],[540,1080],[540,1080],[540,1080],[540,1080]]') returning id),
-  t as (insert into tickets (museum_id, title, description, ticket_type, price_cents, first_entry, last_entry, entry_duration, sales_channels)
-        select m.id, jsonb_build_object('de', 'Karte ' || lpad(g::text, 4, '0'), 'en', 'Ticket ' || lpad(g::text, 4, '0')),
-               '{"de":"Zutritt zu allen Dauerausstellungen.","en":"Entry to every permanent exhibition."}', 'time_slot', 1000 + g, 540, 1050, 30, '{shop,reseller}'
-          from m, generate_series(1, 2000) g returning id),
-  q as (insert into ticket_quotas (ticket_id, quota_id) select id, $1 from t where id % 2 = 0 returning 1),
-  e as (insert into events (museum_id, title, price_cents) select m.id, jsonb_build_object('de', 'Führung ' || g, 'en', 'Guided tour ' || g), 1200 from m, generate_series(1, 100) g returning id)
-  insert into event_dates (event_id, start_at, seats_max)
-  select e.id, date_trunc('day', now()) + (d || ' days')::interval + ((10 + (e.id % 8)) || ' hours')::interval, 30
-    from e, generate_series(0, 499) d`, [quota!.id]);
-await db.database.pool.query('analyze');
-const seeded = Date.now() - t0;
+const seeded = await seedLargeCatalogue(db.database.pool, quota!.id);
 const largeCases: Array<[string, string]> = [
   ['large: GET /api/v4/tickets (2,030 tickets), first page', '/api/v4/tickets'],
   ['large: GET /api/v4/tickets?page=40 (deep page)', '/api/v4/tickets?page=40'],

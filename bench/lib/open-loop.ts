@@ -34,7 +34,7 @@ export interface OpenLoopResult {
 
 /** One keep-alive connection answering one request at a time (no pipelining). */
 class Conn {
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private onAnswer: ((status: number | 'error') => void) | null = null;
   constructor(readonly socket: net.Socket) {
     socket.setNoDelay(true);

@@ -207,6 +207,8 @@ export const eventDates = pgTable(
     active: boolean().notNull().default(true),
     ...audit,
   },
+  // Also event_dates_active_start (migration 0027), a partial covering index: declared in SQL
+  // only, as Drizzle's index builder has no INCLUDE.
   (t) => [index('event_dates_event_start').on(t.eventId, t.startAt), index('event_dates_start').on(t.startAt)],
 );
 
