@@ -13,6 +13,8 @@ export type BatchAnswer<O> = { ok: O } | { err: unknown };
 
 interface Pending<I, O> {
   item: I;
+  /** performance.now() at submit: an item never lingers longer than lingerMs in all. */
+  at: number;
   resolve(o: O): void;
   reject(err: unknown): void;
 }
@@ -31,22 +33,23 @@ export class Batcher<I, O> {
 
   submit(item: I): Promise<O> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, at: performance.now(), resolve, reject });
       this.pump();
     });
   }
 
   private timer: NodeJS.Timeout | null = null;
 
-  /** `lingered`: the linger timer fired, so what waits goes out now however little it is. */
-  private pump(lingered = false): void {
+  private pump(): void {
     const { lingerMs, lingerBelow = this.opts.maxBatch } = this.opts;
     while (this.busy < this.opts.lanes && this.queue.length > 0) {
-      if (lingerMs && !lingered && this.queue.length < lingerBelow) {
+      // Items that already waited (for the linger, or for a busy lane) go out at once.
+      const left = lingerMs ? this.queue[0]!.at + lingerMs - performance.now() : 0;
+      if (left > 0 && this.queue.length < lingerBelow) {
         this.timer ??= setTimeout(() => {
           this.timer = null;
-          this.pump(true);
-        }, lingerMs);
+          this.pump();
+        }, left);
         return;
       }
       const batch = this.queue.splice(0, this.opts.maxBatch);

@@ -42,6 +42,23 @@ describe('Batcher', () => {
     assert.deepEqual(r.calls.at(-1), [5]);
   });
 
+  test('with linger, an item that already waited for a busy lane does not wait again', async () => {
+    const r = recording({ lanes: 1, maxBatch: 64, lingerMs: 200, lingerBelow: 8 });
+    const first = r.b.submit(1); // lingers 200 ms, then goes out
+    await new Promise((res) => setTimeout(res, 250));
+    assert.deepEqual(r.calls, [[1]]);
+    r.holdNext();
+    const second = r.b.submit(2);
+    await new Promise((res) => setTimeout(res, 250)); // 2 lingered, then waited for the lane
+    assert.deepEqual(r.calls, [[1], [2]]);
+    const third = r.b.submit(3);
+    await new Promise((res) => setTimeout(res, 250)); // 3 waits behind the held call
+    r.release();
+    const late = new Promise((res) => setTimeout(() => res('lingered again'), 150));
+    assert.equal(await Promise.race([third, late]), 6, 'the waiting item went out when the lane freed');
+    assert.deepEqual(await Promise.all([first, second]), [2, 4]);
+  });
+
   test('with linger, lingerBelow items waiting go out at once', { timeout: 10_000 }, async () => {
     // A linger of a minute: if the batch waited for the timer, the test would time out.
     const r = recording({ lanes: 1, maxBatch: 64, lingerMs: 60_000, lingerBelow: 3 });
