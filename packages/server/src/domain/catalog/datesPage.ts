@@ -2,7 +2,6 @@
 // with their seats (booked counts come from the capacity module, the only definition of usage)
 // and whether the sellability rule closes them (schedules/eventDates.ts).
 import { and, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { categories, eventDates, events, languages, museums } from '../../db/schema/index.ts';
 import { eventDateSeatsBookedSql } from '../capacity/index.ts';
 import { closedIn } from '../schedules/eventDates.ts';
@@ -11,7 +10,7 @@ import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf, startOfLocalDay } from '../time.ts';
 import { pageOf, type LocaleMode, type Page, type Paging } from './internal.ts';
-import { pick, prefixedColumnsOf, rowsOf } from './pageQuery.ts';
+import { pick, prefixedColumnsOf, renderOnce, rowsOf } from './pageQuery.ts';
 import { eventDateView, type View } from './views.ts';
 
 export interface RangeInput {
@@ -51,36 +50,23 @@ export function datesCond(where: SQL | undefined, range: { from: Date; to: Date 
   return and(where, sql`${eventDates.active}`, gte(eventDates.startAt, range.from), lt(eventDates.startAt, range.to))!;
 }
 
-// The statement's fixed parts, rendered to text once (their columns' names and quoting): rendering
-// them on every request was most of the Drizzle work left in its profile. Only the WHERE, the
-// seats' sub-select (it carries `now`) and the page's bounds are rendered per request.
-const dialect = new PgDialect({ casing: 'snake_case' }); // the setting of db/client.ts, as pageQuery.ts
-function once(build: () => SQL): () => SQL {
-  let text: SQL | undefined;
-  return () => {
-    if (!text) {
-      const q = dialect.sqlToQuery(build());
-      if (q.params.length > 0) throw new Error('a fragment rendered once has no parameters');
-      text = sql.raw(q.sql);
-    }
-    return text;
-  };
-}
+// The statement's fixed parts, rendered to text once (pageQuery.ts renderOnce). Only the WHERE,
+// the seats' sub-select (it carries `now`) and the page's bounds are rendered per request.
 const D = prefixedColumnsOf(eventDates, 'd.');
 const E = prefixedColumnsOf(events, 'e.');
 const parts = {
-  select: once(
+  select: renderOnce(
     () => sql`select ${D.sql}, ${E.sql}, ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
       ${categories.id} as "categoryId", ${categories.name} as "categoryName", "page"."total"`,
   ),
-  schedule: once(
+  schedule: renderOnce(
     () => sql`, case when row_number() over (partition by ${events.museumId} order by ${eventDates.id}) = 1 then ${scheduleSql(events.museumId)} end as "schedule"`,
   ),
-  from: once(
+  from: renderOnce(
     () => sql`from (select "slice"."id", "all"."total" from (select array_agg(${eventDates.id} order by ${eventDates.id}) as "ids", count(*) as "total"
         from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
   ),
-  joins: once(
+  joins: renderOnce(
     () => sql`inner join ${eventDates} on ${eventDates.id} = "page"."id"
       inner join ${events} on ${events.id} = ${eventDates.eventId}
       inner join ${museums} on ${museums.id} = ${events.museumId}

@@ -110,6 +110,6 @@ export async function pageOfJson<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut)
 }
 
 async function fallback<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
-  const { rows, total } = await pageRows<R>(db, plan.spec);
-  return pageOf(rows.map((r) => out.render(plan.view(r))), total, plan.paging);
+  const page = await pageOfViews(db, plan);
+  return { ...page, items: page.items.map((v) => out.render(v)) };
 }

@@ -33,6 +33,23 @@ export function columnsOf(table: PgTable): SQL {
   return s;
 }
 
+/**
+ * A fixed part of a statement (column names and quoting, no parameters), rendered to text on
+ * first use and reused: rendering it with Drizzle on every request was most of the Drizzle work
+ * left in the profiles of the list paths.
+ */
+export function renderOnce(build: () => SQL): () => SQL {
+  let text: SQL | undefined;
+  return () => {
+    if (!text) {
+      const q = dialect.sqlToQuery(build());
+      if (q.params.length > 0) throw new Error('a fragment rendered once has no parameters');
+      text = sql.raw(q.sql);
+    }
+    return text;
+  };
+}
+
 const prefixed = new WeakMap<PgTable, Map<string, { sql: SQL; keys: Array<[string, string]> }>>();
 
 /**
@@ -140,11 +157,15 @@ export async function pageRows<R>(db: DbOrTx, spec: PageSpec): Promise<{ rows: R
 
 /** The windowed ids and the page's rows joined back, as a sub-select named like the table. */
 function pageSql(spec: PageSpec, more: SQL): { where: SQL; page: SQL } {
-  const where = spec.where ? sql` where ${spec.where}` : sql``;
-  const id = getTableColumns(spec.table).id as AnyPgColumn;
+  const { where, id } = whereAndId(spec);
   const ids = sql`select ${id} as "__id", count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`;
   const page = sql`select ${columnsOf(spec.table)}, "__page"."__total"${more} from (${ids}) as "__page" join ${spec.table} on ${id} = "__page"."__id"`;
   return { where, page };
+}
+
+/** ` where …` (or nothing) and the table's id column of a page. */
+function whereAndId(spec: PageSpec): { where: SQL; id: AnyPgColumn } {
+  return { where: spec.where ? sql` where ${spec.where}` : sql``, id: getTableColumns(spec.table).id as AnyPgColumn };
 }
 
 /** The total rides on every row; only a page past the end costs a count of its own. */
@@ -178,8 +199,7 @@ export interface GroupedExtra {
  * `spec.extra` (the same values, computed per page). For row fragments (fragments.ts).
  */
 export async function pageVersions<R>(db: DbOrTx, spec: PageSpec, grouped?: GroupedExtra): Promise<{ rows: Array<R & Versioned>; total: number }> {
-  const where = spec.where ? sql` where ${spec.where}` : sql``;
-  const id = getTableColumns(spec.table).id as AnyPgColumn;
+  const { where, id } = whereAndId(spec);
   const narrow = spec.narrow ? sql`, ${spec.narrow}` : sql``;
   // No join back: the page carries the id, the version and the narrow columns only. The count is
   // a window over those narrow rows, or with `countApart` an aggregate of its own over the same
