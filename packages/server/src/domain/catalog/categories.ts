@@ -8,7 +8,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { categories, events, tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
-import { inIds } from './pageQuery.ts';
+import { bound, inIds } from './pageQuery.ts';
 import { visibleSql } from './visibilitySql.ts';
 
 export type CategoryKind = 'event' | 'tour';
@@ -51,7 +51,7 @@ export async function categoryOf(db: DbOrTx, id: number | null): Promise<Categor
 export function categoryFilter(categoryId: AnyPgColumn, input: { by_category_ids?: number[] | undefined; by_categories?: string[] | undefined }, kind: CategoryKind): SQL | undefined {
   const ids = input.by_category_ids?.length ? inIds(categoryId, input.by_category_ids) : undefined;
   const names = input.by_categories?.length
-    ? sql`${categoryId} in (select ${categories.id} from ${categories} where ${categories.kind} = ${kind} and ${categories.name} = any(${sql.param(input.by_categories)}::text[]))`
+    ? sql`${categoryId} in (select ${categories.id} from ${categories} where ${categories.kind} = ${bound(kind)} and ${categories.name} = any(${bound(input.by_categories)}::text[]))`
     : undefined;
   if (ids && names) return sql`(${ids} or ${names})`;
   return ids ?? names;

@@ -5,6 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Translated } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
+import { bound } from './pageQuery.ts';
 import type { Principal } from '../principal.ts';
 import { isBookableBy, isVisibleTo, type Sellable } from './visibility.ts';
 
@@ -94,9 +95,15 @@ const JSON_ESCAPED = /["\\\u0000-\u001f]/;
 export function titleMatches(title: AnyPgColumn, q: string | undefined): SQL | undefined {
   if (q === undefined || q === '') return undefined;
   const pattern = likePattern(q);
-  const exact = sql`exists (select 1 from jsonb_each_text(${title}) as tr(k, v) where tr.v ilike ${pattern} escape '\\')`;
-  if (JSON_ESCAPED.test(q)) return exact;
-  return sql`((${title})::text ilike ${pattern} escape '\\' and ${exact})`;
+  const exact = sql`exists (select 1 from jsonb_each_text(${title}) as tr(k, v) where tr.v ilike ${bound(pattern)} escape '\\')`;
+  if (titleShape(q) === 'exact') return exact;
+  return sql`((${title})::text ilike ${bound(pattern)} escape '\\' and ${exact})`;
+}
+
+/** Which statement `titleMatches` gives for `q`, for a statement's shape key (pageQuery.ts#shaped). */
+export function titleShape(q: string | undefined): '' | 'exact' | 'text' {
+  if (q === undefined || q === '') return '';
+  return JSON_ESCAPED.test(q) ? 'exact' : 'text';
 }
 
 /**

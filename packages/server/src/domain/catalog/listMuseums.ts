@@ -2,9 +2,10 @@ import { and, sql } from 'drizzle-orm';
 import { museums } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
-import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { shaped } from './pageQuery.ts';
+import { paging, resolveLocale, titleMatches, titleShape, type ListInput, type Page } from './internal.ts';
 import { museumView, type View } from './views.ts';
-import { inScopeSql } from './visibilitySql.ts';
+import { inScopeSql, visibleShape } from './visibilitySql.ts';
 
 /** Museums inside the caller's scope (museums have no sales channels). */
 export async function listMuseums(ctx: Ctx, input: ListInput): Promise<Page<View>> {
@@ -19,10 +20,13 @@ export async function listMuseumsJson(ctx: Ctx, input: ListInput, out: JsonOut):
 function museumsPlan(ctx: Ctx, input: ListInput): PagePlan<typeof museums.$inferSelect> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
-  const where = and(inScopeSql(ctx.principal, museums.id), titleMatches(museums.title, input.q));
+  // Rendered once per shape (pageQuery.ts#shaped).
+  const { where, shape } = shaped(ctx.db, `museums|${visibleShape(ctx.principal)}|${titleShape(input.q)}`, () =>
+    and(inScopeSql(ctx.principal, museums.id), titleMatches(museums.title, input.q)),
+  );
   // One statement: the page, the total (pageQuery.ts).
   return {
-    spec: { table: museums, where, countApart: !input.q, order: sql`${museums.id}`, limit: pg.perPage, offset: pg.offset },
+    spec: { table: museums, where, countApart: !input.q, order: sql`${museums.id}`, limit: pg.perPage, offset: pg.offset, shape },
     extraKeys: [],
     view: (m) => museumView(ctx.principal, m, L),
     context: `${callerKey(ctx.principal)}|${localeKey(L)}`,

@@ -9,7 +9,7 @@
 // titleMatches): this module only renders it. Rows come back with the table's property names as
 // column aliases, with the values node-postgres decodes (jsonb parsed, timestamptz as Date, dates
 // as 'YYYY-MM-DD', int8 as number: db/client.ts), i.e. the same values Drizzle's select() gives.
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, getTableColumns, getTableName, is, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { DbOrTx } from '../../db/client.ts';
@@ -82,7 +82,7 @@ export function pick<R>(row: Record<string, unknown>, keys: Array<[string, strin
  * statement's text (and its prepared name) does not change with the length of an ids filter.
  */
 export function inIds(col: AnyPgColumn, ids: readonly number[]): SQL {
-  return sql`${col} = any(${sql.param(ids)}::int[])`;
+  return sql`${col} = any(${bound(ids)}::int[])`;
 }
 
 // Statement names by SQL text. The texts are few (one per combination of filters present and
@@ -110,9 +110,105 @@ export async function rowsOf<R>(db: DbOrTx, query: SQL): Promise<R[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
   const pool = poolOf(db);
   if (!pool) return (await db.execute(query)).rows as R[];
+  return run<R>(pool, text, params);
+}
+
+async function run<R>(pool: pg.Pool, text: string, params: unknown[]): Promise<R[]> {
   const name = nameOf(text);
   const r = await pool.query(name ? { name, text, values: params } : { text, values: params });
   return r.rows as R[];
+}
+
+// Statements rendered once per shape (issue #19, docs/adr/0032-catalogue-statements-by-shape.md).
+// Rendering a page's statement with Drizzle on every request (its WHERE from the shared rules,
+// the page around it) was the largest part of an uncached list's CPU left in the profiles. A
+// list verb now builds its WHERE with its values bound by name (`bound`: Drizzle placeholders)
+// and names its shape: everything the statement's text depends on (the caller's kind and
+// scope, which filters are present). The text is rendered on the first request of a shape and
+// reused; each request fills in its own values (Drizzle's fillPlaceholders).
+//
+// A wrong shape key would reuse another shape's text, so: a statement whose parameters are not
+// all named placeholders is never kept (a raw value would be reused for every later request),
+// and under the tests (ATRIUM_CHECK_STATEMENTS=1, test/run.ts) every request renders its
+// statement afresh as well and fails if text or parameters differ from the kept ones.
+
+let binding: Record<string, unknown> | undefined;
+let bindCount = 0;
+
+/**
+ * A value of a catalogue statement: inside `shaped`, a named placeholder whose value is kept
+ * with the shape's values; elsewhere an ordinary parameter, as before.
+ */
+export function bound(value: unknown): SQL {
+  if (!binding) return sql`${sql.param(value)}`;
+  const name = `v${++bindCount}`;
+  binding[name] = value;
+  return sql`${sql.placeholder(name)}`;
+}
+
+/**
+ * Part of a shape key: for each filter, whether it is given ('1': a value or a non-empty list) or
+ * not ('0'). A filter's text is the same whatever its value (bound by name), so this is all a
+ * filter adds to the key; a filter whose text depends on its value says so in the key itself.
+ */
+export function given(...filters: unknown[]): string {
+  let s = '';
+  for (const f of filters) s += f === undefined || f === null || (Array.isArray(f) && f.length === 0) ? '0' : '1';
+  return s;
+}
+
+/** A statement's shape (see above): its key and this request's values of its placeholders. */
+export interface Shape {
+  key: string;
+  values: Record<string, unknown>;
+}
+
+/**
+ * Builds a page's WHERE with its values bound by name, for the shape `key`. Only reads that go
+ * straight to the pool are shaped (a transaction's handle renders as before): `shape` is then
+ * undefined and the WHERE has ordinary parameters.
+ */
+export function shaped(db: DbOrTx, key: string, build: () => SQL | undefined): { where: SQL | undefined; shape?: Shape } {
+  if (!poolOf(db)) return { where: build() };
+  const outer = binding;
+  const outerCount = bindCount;
+  const values: Record<string, unknown> = {};
+  binding = values;
+  bindCount = 0;
+  try {
+    return { where: build(), shape: { key, values } };
+  } finally {
+    binding = outer;
+    bindCount = outerCount;
+  }
+}
+
+type Kept = { text: string; params: unknown[] } | null;
+const kept = new Map<string, Kept>();
+const CHECK = process.env.ATRIUM_CHECK_STATEMENTS === '1';
+
+/**
+ * Runs the statement `build` gives for `key` (a shape's key and the statement's kind): its text
+ * rendered once, the values filled in per request. Without a key (or a pool), as `rowsOf`.
+ */
+async function rowsOfShape<R>(db: DbOrTx, key: string | undefined, values: Record<string, unknown> | undefined, build: () => SQL): Promise<R[]> {
+  const pool = poolOf(db);
+  if (key === undefined || values === undefined || !pool) return rowsOf<R>(db, build());
+  let k = kept.get(key);
+  if (k === undefined) {
+    const q = dialect.sqlToQuery(build());
+    k = q.params.every((p) => is(p, Placeholder)) ? { text: q.sql, params: q.params } : null;
+    if (!k && CHECK) throw new Error(`catalogue statement ${key} has a parameter not bound by name`);
+    if (kept.size < MAX_NAMED) kept.set(key, k);
+  } else if (CHECK && k) {
+    const q = dialect.sqlToQuery(build());
+    const fresh = JSON.stringify(fillPlaceholders(q.params, values));
+    if (q.sql !== k.text || fresh !== JSON.stringify(fillPlaceholders(k.params, values))) {
+      throw new Error(`catalogue statement ${key}: its shape key does not name everything its text depends on`);
+    }
+  }
+  if (!k) return rowsOf<R>(db, build());
+  return run<R>(pool, k.text, fillPlaceholders(k.params, values));
 }
 
 export interface PageSpec {
@@ -136,6 +232,8 @@ export interface PageSpec {
   order: SQL;
   limit: number;
   offset: number;
+  /** From `shaped`: the statements are rendered once per shape key. */
+  shape?: Shape | undefined;
 }
 
 /**
@@ -148,19 +246,34 @@ export interface PageSpec {
  * buffer, 3 of the 4 ms of a large catalogue's page in PostgreSQL (EXPLAIN ANALYZE, ADR 0026).
  */
 export async function pageRows<R>(db: DbOrTx, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
-  const { where, page } = pageSql(spec, sql``);
-  const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
-  const query = sql`select ${spec.table}.*${extra} from (${page}) as ${spec.table} order by ${spec.order}`;
-  const rows = await rowsOf<R & { __total: number }>(db, query);
-  return { rows, total: await totalOf(db, spec, where, rows) };
+  const rows = await rowsOfShape<R & { __total: number }>(db, keyOf('rows', spec), valuesOf(spec), () => {
+    const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
+    return sql`select ${spec.table}.*${extra} from (${pageSql(spec)}) as ${spec.table} order by ${spec.order}`;
+  });
+  return { rows, total: await totalOf(db, spec, rows) };
+}
+
+/** The kept statement's key for one kind of statement of a shaped page. */
+function keyOf(kind: string, spec: PageSpec, more = ''): string | undefined {
+  return spec.shape && `${kind}|${getTableName(spec.table)}|${spec.countApart ? 'c' : 'w'}${more}|${spec.shape.key}`;
 }
 
 /** The windowed ids and the page's rows joined back, as a sub-select named like the table. */
-function pageSql(spec: PageSpec, more: SQL): { where: SQL; page: SQL } {
+function pageSql(spec: PageSpec): SQL {
   const { where, id } = whereAndId(spec);
-  const ids = sql`select ${id} as "__id", count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`;
-  const page = sql`select ${columnsOf(spec.table)}, "__page"."__total"${more} from (${ids}) as "__page" join ${spec.table} on ${id} = "__page"."__id"`;
-  return { where, page };
+  const ids = sql`select ${id} as "__id", count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order}${limitOffset(spec)}`;
+  return sql`select ${columnsOf(spec.table)}, "__page"."__total" from (${ids}) as "__page" join ${spec.table} on ${id} = "__page"."__id"`;
+}
+
+/** ` limit … offset …`, by name for a shaped page (`valuesOf` gives their values). */
+function limitOffset(spec: PageSpec): SQL {
+  if (!spec.shape) return sql` limit ${spec.limit} offset ${spec.offset}`;
+  return sql` limit ${sql.placeholder('__limit')} offset ${sql.placeholder('__offset')}`;
+}
+
+/** A shaped page's values: its WHERE's and its window's. */
+function valuesOf(spec: PageSpec): Record<string, unknown> | undefined {
+  return spec.shape && { ...spec.shape.values, __limit: spec.limit, __offset: spec.offset };
 }
 
 /** ` where …` (or nothing) and the table's id column of a page. */
@@ -169,10 +282,10 @@ function whereAndId(spec: PageSpec): { where: SQL; id: AnyPgColumn } {
 }
 
 /** The total rides on every row; only a page past the end costs a count of its own. */
-async function totalOf(db: DbOrTx, spec: PageSpec, where: SQL, rows: Array<{ __total: number }>): Promise<number> {
+async function totalOf(db: DbOrTx, spec: PageSpec, rows: Array<{ __total: number }>): Promise<number> {
   if (rows.length > 0) return rows[0]!.__total;
   if (spec.offset === 0) return 0;
-  const [c] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${where}`);
+  const [c] = await rowsOfShape<{ n: number }>(db, keyOf('count', spec), valuesOf(spec), () => sql`select count(*)::int as n from ${spec.table}${whereAndId(spec).where}`);
   return c?.n ?? 0;
 }
 
@@ -199,6 +312,11 @@ export interface GroupedExtra {
  * `spec.extra` (the same values, computed per page). For row fragments (fragments.ts).
  */
 export async function pageVersions<R>(db: DbOrTx, spec: PageSpec, grouped?: GroupedExtra): Promise<{ rows: Array<R & Versioned>; total: number }> {
+  const rows = await rowsOfShape<R & Versioned & { __total: number }>(db, keyOf('versions', spec, grouped ? 'g' : ''), valuesOf(spec), () => versionsSql(spec, grouped));
+  return { rows, total: await totalOf(db, spec, rows) };
+}
+
+function versionsSql(spec: PageSpec, grouped: GroupedExtra | undefined): SQL {
   const { where, id } = whereAndId(spec);
   const narrow = spec.narrow ? sql`, ${spec.narrow}` : sql``;
   // No join back: the page carries the id, the version and the narrow columns only. The count is
@@ -207,18 +325,14 @@ export async function pageVersions<R>(db: DbOrTx, spec: PageSpec, grouped?: Grou
   // 0.45 ms of PostgreSQL). A search keeps the window: its filter is the costly part, and the
   // page would run it a second time row by row.
   const total = spec.countApart ? sql`(select count(*) from ${spec.table}${where})` : sql`count(*) over ()`;
-  const page = sql`select ${id} as "id", ${spec.table}.xmin as "__v"${narrow}, ${total} as "__total" from ${spec.table}${where} order by ${spec.order} limit ${spec.limit} offset ${spec.offset}`;
+  const page = sql`select ${id} as "id", ${spec.table}.xmin as "__v"${narrow}, ${total} as "__total" from ${spec.table}${where} order by ${spec.order}${limitOffset(spec)}`;
   const own = sql`${spec.table}."id", ${spec.table}."__v", ${spec.table}."__total"`;
-  let query: SQL;
   if (grouped) {
     // Every page is in id order (PageSpec.order).
-    query = sql`with "__p" as materialized (select ${own} from (${page}) as ${spec.table}) select "__p"."id", "__p"."__v", "__p"."__total", ${grouped.columns} from "__p" left join (${grouped.query(sql`select "id" from "__p"`)}) as "__x" on "__x"."__id" = "__p"."id" order by "__p"."id"`;
-  } else {
-    const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
-    query = sql`select ${own}${extra} from (${page}) as ${spec.table} order by ${spec.order}`;
+    return sql`with "__p" as materialized (select ${own} from (${page}) as ${spec.table}) select "__p"."id", "__p"."__v", "__p"."__total", ${grouped.columns} from "__p" left join (${grouped.query(sql`select "id" from "__p"`)}) as "__x" on "__x"."__id" = "__p"."id" order by "__p"."id"`;
   }
-  const rows = await rowsOf<R & Versioned & { __total: number }>(db, query);
-  return { rows, total: await totalOf(db, spec, where, rows) };
+  const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
+  return sql`select ${own}${extra} from (${page}) as ${spec.table} order by ${spec.order}`;
 }
 
 /** Whole rows of `table` by id, each with its version (xmin), in one statement. */

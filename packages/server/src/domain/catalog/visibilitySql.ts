@@ -4,6 +4,7 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Principal } from '../principal.ts';
+import { bound } from './pageQuery.ts';
 
 export interface SellableColumns {
   museumId: AnyPgColumn;
@@ -17,7 +18,12 @@ export interface SellableColumns {
  * parameter, so the statement text is the same for every scope (prepared statements, pageQuery.ts).
  */
 export function inScopeSql(p: Principal, museumId: AnyPgColumn): SQL | undefined {
-  return p.museumIds.length > 0 ? sql`${museumId} = any(${sql.param(p.museumIds)}::int[])` : undefined;
+  return p.museumIds.length > 0 ? sql`${museumId} = any(${bound(p.museumIds)}::int[])` : undefined;
+}
+
+/** What the text of `visibleSql` and `inScopeSql` depends on, for a statement's shape key (pageQuery.ts#shaped). */
+export function visibleShape(p: Principal): string {
+  return `${p.kind === 'anonymous' ? 'anon' : p.access}${p.museumIds.length > 0 ? ':scoped' : ''}`;
 }
 
 /** `isVisibleTo` as a condition. */
@@ -28,7 +34,7 @@ export function visibleSql(p: Principal, t: SellableColumns): SQL {
   } else if (p.access === 'reseller') {
     parts.push(
       sql`'reseller' = any(${t.salesChannels})`,
-      sql`(cardinality(${t.resellerAccountIds}) = 0 or ${p.accountId}::int = any(${t.resellerAccountIds}))`,
+      sql`(cardinality(${t.resellerAccountIds}) = 0 or ${bound(p.accountId)}::int = any(${t.resellerAccountIds}))`,
     );
   }
   return and(...parts)!;
