@@ -93,15 +93,26 @@ function ticks(pid: number): number {
 }
 // `gen`: the load generator's own CPU (autocannon runs in this process), which shares the 2 cores.
 type Cpu = { node: number; pg: number; gen: number };
+// A server and its child processes (the workers of `serve --workers N`).
+function family(pid: number): number[] {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children ? children.split(/\s+/).map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+const ticksOf = (pids: number[]) => pids.map(ticks).reduce((a, b) => a + b, 0);
 async function measureCpu(url: string, pid: number, headers: Record<string, string> = {}): Promise<{ result: LoadResult; cpu: Cpu }> {
   await load({ url, connections: CONNECTIONS, seconds: 1, headers });
   const backends = (await db.database.pool.query(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows.map((r) => r.pid as number);
-  const n0 = ticks(pid);
+  const server = family(pid);
+  const n0 = ticksOf(server);
   const p0 = backends.map(ticks);
   const g0 = process.cpuUsage();
   const result = await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers });
   const g = process.cpuUsage(g0);
-  const n1 = ticks(pid);
+  const n1 = ticksOf(server);
   const pg = backends.map((b, i) => ticks(b) - p0[i]!).filter((d) => Number.isFinite(d)).reduce((a, b) => a + b, 0);
   const reqs = Math.max(1, result.ok + result.non2xx);
   return { result, cpu: { node: ((n1 - n0) * TICK_MS) / reqs, pg: (pg * TICK_MS) / reqs, gen: (g.user + g.system) / 1000 / reqs } };
@@ -144,6 +155,15 @@ for (const mode of ['off', 'rows'] as const) {
   await scenarios(server, mode);
   await server.stop();
 }
+// The same miss with `serve --workers 2` (docs/operations.md): a single process tops out when its
+// one event loop is busy, with the second core partly idle (server ≈ 0.3 ms of CPU per request).
+const workers = await startAtrium(db.url, { ATRIUM_CATALOG_CACHE: MODE_ENV.rows }, ['--workers', '2']);
+const workersList = `${workers.base}/api/v4/tickets`;
+await load({ url: workersList, connections: CONNECTIONS, seconds: 2 });
+const twoWorkers = await measureCpu(workersList, workers.pid);
+const twoWorkersBare = await measureCpu(`${baseline.base}/tickets`, baseline.pid);
+await workers.stop();
+process.stdout.write(`  public list, answer-cache miss (rows), --workers 2: ${twoWorkers.result.rps} req/s, p99 ${twoWorkers.result.p99} ms; ${fmtCpu(twoWorkers.cpu)}; bare same-rows route right after: ${twoWorkersBare.result.rps} req/s\n`);
 const cached = await startAtrium(db.url, { ATRIUM_CATALOG_CACHE: MODE_ENV.all });
 await scenarios(cached, 'all');
 const rssMb = cached.rssMb();
@@ -201,6 +221,11 @@ for (const mode of ['rows', 'off'] as const) {
       (mode === 'rows' ? `   issue #19's uncached list; goal: ≥ 0.50, ≥ 3,000 req/s, p99 ≤ 50 ms\n` : `   (today's cold figure, for comparison)\n`),
   );
 }
+process.stdout.write(
+  `\npublic list, answer-cache miss (rows), atrium serve --workers 2, vs the bare same-rows route right after it\n` +
+    `  atrium   ${fmt(twoWorkers.result)}  ${fmtCpu(twoWorkers.cpu)}\n  bare     ${fmt(twoWorkersBare.result)}  ${fmtCpu(twoWorkersBare.cpu)}\n` +
+    `  ratio    ${(twoWorkers.result.rps / twoWorkersBare.result.rps).toFixed(2)}   goal: ≥ 0.50, ≥ 3,000 req/s, p99 ≤ 50 ms\n`,
+);
 process.stdout.write(`\nlarge catalogue (seeded in ${seeded} ms); goal p99 ≤ 50 ms\n`);
 for (const r of largeRows) {
   const b = bad(r.result);
@@ -209,6 +234,6 @@ for (const r of largeRows) {
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(here, 'results', 'catalog.json'),
-  JSON.stringify({ at: new Date().toISOString(), where: db.where, seconds: SECONDS, connections: CONNECTIONS, loadavg: os.loadavg(), rssMb, rows, sameRows, largeRows }, null, 2) + '\n',
+  JSON.stringify({ at: new Date().toISOString(), where: db.where, seconds: SECONDS, connections: CONNECTIONS, loadavg: os.loadavg(), rssMb, rows, sameRows, twoWorkers: { ...twoWorkers, bare: twoWorkersBare }, largeRows }, null, 2) + '\n',
 );
 await db.dispose();
