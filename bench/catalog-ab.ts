@@ -1,0 +1,87 @@
+// A/B of two builds on one catalogue miss: the public ticket list with row JSON warm
+// (ATRIUM_CATALOG_CACHE=rows, issue #19), both servers on the same database, measured in
+// alternating rounds so that the machine's changing load falls on both alike. Reports req/s, p99
+// and the server's CPU per request (user + system, from /proc) per round and in all.
+//   BENCH_FROM=/path/to/other/checkout npx tsx bench/catalog-ab.ts   (A: that checkout, B: this one)
+//   BENCH_ROUNDS=3 BENCH_SECONDS=4 BENCH_CONNECTIONS=50, BENCH_DATABASE_URL as for the others
+// The other checkout needs its dependencies (e.g. `git worktree add /tmp/a <rev>` and symlinks to
+// this checkout's node_modules folders). Without BENCH_FROM, A is this checkout too (an A/A run,
+// which shows the noise).
+import fs from 'node:fs';
+import os from 'node:os';
+import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
+import { benchDatabase } from './lib/db.ts';
+import { load } from './lib/load.ts';
+import { startAtrium, type Child } from './lib/servers.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+const db = await benchDatabase();
+const { db: orm } = db.database;
+// The catalogue of bench/catalog.ts: 30 tickets with German and English texts.
+const [museum] = await orm
+  .insert(museums)
+  .values({ title: { de: 'Bench-Museum', en: 'Bench Museum' }, timeZone: 'Europe/Berlin', openingHours: Array(7).fill([540, 1080]) })
+  .returning();
+const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 500 }).returning();
+for (let i = 1; i <= 30; i++) {
+  const [t] = await orm
+    .insert(tickets)
+    .values({
+      museumId: museum!.id,
+      title: { de: `Eintritt ${i}`, en: `Admission ${i}` },
+      description: { de: 'Zutritt zu allen Dauerausstellungen. '.repeat(4), en: 'Entry to every permanent exhibition. '.repeat(4) },
+      ticketType: i % 3 ? 'time_slot' : 'normal',
+      priceCents: 800 + i * 50,
+      resellerPriceCents: 700 + i * 50,
+      salesChannels: ['shop', 'reseller'],
+      firstEntry: 540,
+      lastEntry: 1050,
+      entryDuration: i % 3 ? 30 : null,
+    })
+    .returning();
+  await orm.insert(ticketQuotas).values({ ticketId: t!.id, quotaId: quota!.id });
+}
+
+/** User and system CPU ticks (10 ms) of a process. */
+function cpu(pid: number): [number, number] {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return [Number(f[11]), Number(f[12])];
+}
+
+const env = { ATRIUM_CATALOG_CACHE: 'rows' };
+const servers: Array<[string, Child]> = [
+  ['A', await startAtrium(db.url, env, [], process.env.BENCH_FROM)],
+  ['B', await startAtrium(db.url, env)],
+];
+const list = (s: Child) => `${s.base}/api/v4/tickets`;
+const bodies = await Promise.all(servers.map(async ([, s]) => (await fetch(list(s))).text()));
+if (bodies[0] !== bodies[1]) throw new Error('A and B answer differently');
+for (const [, s] of servers) await load({ url: list(s), connections: CONNECTIONS, seconds: 2 });
+
+const totals = new Map(servers.map(([n]) => [n, { n: 0, user: 0, sys: 0, rps: [] as number[] }]));
+process.stdout.write(`catalogue A/B — ${db.where}, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, A = ${process.env.BENCH_FROM ?? 'this checkout'}\n`);
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const [name, s] of servers) {
+    const [u0, s0] = cpu(s.pid);
+    const r = await load({ url: list(s), connections: CONNECTIONS, seconds: SECONDS });
+    const [u1, s1] = cpu(s.pid);
+    const n = Math.max(1, r.ok + r.non2xx);
+    const t = totals.get(name)!;
+    t.n += n;
+    t.user += (u1 - u0) * 10;
+    t.sys += (s1 - s0) * 10;
+    t.rps.push(r.rps);
+    process.stdout.write(`  round ${round} ${name}: ${r.rps} req/s, p99 ${r.p99} ms, server CPU ${(((u1 - u0) * 10) / n).toFixed(3)} + ${(((s1 - s0) * 10) / n).toFixed(3)} ms (user + system) ${JSON.stringify(r.statuses)}\n`);
+  }
+}
+const [a, b] = [totals.get('A')!, totals.get('B')!];
+const per = (t: typeof a) => (t.user + t.sys) / t.n;
+for (const [name, t] of [['A', a], ['B', b]] as const) {
+  process.stdout.write(`${name}: ${t.rps.join(' / ')} req/s; server CPU per request ${(t.user / t.n).toFixed(3)} + ${(t.sys / t.n).toFixed(3)} ms\n`);
+}
+process.stdout.write(`B / A server CPU per request: ${(per(b) / per(a)).toFixed(2)}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+for (const [, s] of servers) await s.stop();
+await db.dispose();
