@@ -194,20 +194,23 @@ const CHECK = process.env.ATRIUM_CHECK_STATEMENTS === '1';
 async function rowsOfShape<R>(db: DbOrTx, key: string | undefined, values: Record<string, unknown> | undefined, build: () => SQL): Promise<R[]> {
   const pool = poolOf(db);
   if (key === undefined || values === undefined || !pool) return rowsOf<R>(db, build());
-  let k = kept.get(key);
-  if (k === undefined) {
+  const k = kept.get(key);
+  if (k === undefined || k === null) {
     const q = dialect.sqlToQuery(build());
-    k = q.params.every((p) => is(p, Placeholder)) ? { text: q.sql, params: q.params } : null;
-    if (!k && CHECK) throw new Error(`catalogue statement ${key} has a parameter not bound by name`);
-    if (kept.size < MAX_NAMED) kept.set(key, k);
-  } else if (CHECK && k) {
+    const keep = q.params.every((p) => is(p, Placeholder));
+    if (!keep && CHECK) throw new Error(`catalogue statement ${key} has a parameter not bound by name`);
+    if (k === undefined && kept.size < MAX_NAMED) kept.set(key, keep ? { text: q.sql, params: q.params } : null);
+    // A shape's first request, or a statement not kept (a raw value in it): this request's own
+    // rendering, its placeholders filled in.
+    return run<R>(pool, q.sql, fillPlaceholders(q.params, values));
+  }
+  if (CHECK) {
     const q = dialect.sqlToQuery(build());
     const fresh = JSON.stringify(fillPlaceholders(q.params, values));
     if (q.sql !== k.text || fresh !== JSON.stringify(fillPlaceholders(k.params, values))) {
       throw new Error(`catalogue statement ${key}: its shape key does not name everything its text depends on`);
     }
   }
-  if (!k) return rowsOf<R>(db, build());
   return run<R>(pool, k.text, fillPlaceholders(k.params, values));
 }
 
