@@ -7,9 +7,9 @@
 // The other checkout needs its dependencies (e.g. `git worktree add /tmp/a <rev>` and symlinks to
 // this checkout's node_modules folders). Without BENCH_FROM, A is this checkout too (an A/A run,
 // which shows the noise).
-import fs from 'node:fs';
 import os from 'node:os';
-import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
+import { shopCatalogue } from './lib/catalogue.ts';
+import { processCpu } from './lib/cpu.ts';
 import { benchDatabase } from './lib/db.ts';
 import { load } from './lib/load.ts';
 import { startAtrium, type Child } from './lib/servers.ts';
@@ -20,35 +20,13 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 const db = await benchDatabase();
 const { db: orm } = db.database;
-// The catalogue of bench/catalog.ts: 30 tickets with German and English texts.
-const [museum] = await orm
-  .insert(museums)
-  .values({ title: { de: 'Bench-Museum', en: 'Bench Museum' }, timeZone: 'Europe/Berlin', openingHours: Array(7).fill([540, 1080]) })
-  .returning();
-const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 500 }).returning();
-for (let i = 1; i <= 30; i++) {
-  const [t] = await orm
-    .insert(tickets)
-    .values({
-      museumId: museum!.id,
-      title: { de: `Eintritt ${i}`, en: `Admission ${i}` },
-      description: { de: 'Zutritt zu allen Dauerausstellungen. '.repeat(4), en: 'Entry to every permanent exhibition. '.repeat(4) },
-      ticketType: i % 3 ? 'time_slot' : 'normal',
-      priceCents: 800 + i * 50,
-      resellerPriceCents: 700 + i * 50,
-      salesChannels: ['shop', 'reseller'],
-      firstEntry: 540,
-      lastEntry: 1050,
-      entryDuration: i % 3 ? 30 : null,
-    })
-    .returning();
-  await orm.insert(ticketQuotas).values({ ticketId: t!.id, quotaId: quota!.id });
-}
+await shopCatalogue(orm); // the 30-ticket shop page of bench/catalog.ts
 
-/** User and system CPU ticks (10 ms) of a process. */
+/** User and system CPU ms of a server so far (bench/lib/cpu.ts). */
 function cpu(pid: number): [number, number] {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return [Number(f[11]), Number(f[12])];
+  const c = processCpu(pid);
+  if (!c) throw new Error(`server ${pid} has ended`);
+  return [c.userMs, c.systemMs];
 }
 
 const env = { ATRIUM_CATALOG_CACHE: 'rows' };
@@ -71,10 +49,10 @@ for (let round = 1; round <= ROUNDS; round++) {
     const n = Math.max(1, r.ok + r.non2xx);
     const t = totals.get(name)!;
     t.n += n;
-    t.user += (u1 - u0) * 10;
-    t.sys += (s1 - s0) * 10;
+    t.user += u1 - u0;
+    t.sys += s1 - s0;
     t.rps.push(r.rps);
-    process.stdout.write(`  round ${round} ${name}: ${r.rps} req/s, p99 ${r.p99} ms, server CPU ${(((u1 - u0) * 10) / n).toFixed(3)} + ${(((s1 - s0) * 10) / n).toFixed(3)} ms (user + system) ${JSON.stringify(r.statuses)}\n`);
+    process.stdout.write(`  round ${round} ${name}: ${r.rps} req/s, p99 ${r.p99} ms, server CPU ${((u1 - u0) / n).toFixed(3)} + ${((s1 - s0) / n).toFixed(3)} ms (user + system) ${JSON.stringify(r.statuses)}\n`);
   }
 }
 const [a, b] = [totals.get('A')!, totals.get('B')!];

@@ -21,7 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
 import { systemClock } from '../packages/server/src/domain/clock.ts';
-import { museums, quotas, ticketQuotas, tickets } from '../packages/server/src/db/schema/index.ts';
+import { shopCatalogue } from './lib/catalogue.ts';
+import { processCpu } from './lib/cpu.ts';
 import { benchDatabase } from './lib/db.ts';
 import { seedLargeCatalogue } from './lib/large-catalogue.ts';
 import { load, type LoadResult } from './lib/load.ts';
@@ -34,31 +35,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const db = await benchDatabase();
 const { db: orm } = db.database;
 
-// A catalogue the size of a real museum's shop page: 30 tickets with German and English texts,
-// every one sold in the shop and to resellers, so both lists return a full first page (25).
-const [museum] = await orm
-  .insert(museums)
-  .values({ title: { de: 'Bench-Museum', en: 'Bench Museum' }, timeZone: 'Europe/Berlin', openingHours: Array(7).fill([540, 1080]) })
-  .returning();
-const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 500 }).returning();
-for (let i = 1; i <= 30; i++) {
-  const [t] = await orm
-    .insert(tickets)
-    .values({
-      museumId: museum!.id,
-      title: { de: `Eintritt ${i}`, en: `Admission ${i}` },
-      description: { de: 'Zutritt zu allen Dauerausstellungen. '.repeat(4), en: 'Entry to every permanent exhibition. '.repeat(4) },
-      ticketType: i % 3 ? 'time_slot' : 'normal',
-      priceCents: 800 + i * 50,
-      resellerPriceCents: 700 + i * 50,
-      salesChannels: ['shop', 'reseller'],
-      firstEntry: 540,
-      lastEntry: 1050,
-      entryDuration: i % 3 ? 30 : null,
-    })
-    .returning();
-  await orm.insert(ticketQuotas).values({ ticketId: t!.id, quotaId: quota!.id });
-}
+// The 30-ticket shop page of bench/lib/catalogue.ts.
+const { quotaId } = await shopCatalogue(orm);
 const { token } = await createToken({ db: orm, clock: systemClock }, { class: 'reseller', name: 'bench' });
 const reseller = { authorization: `Bearer ${token}` };
 
@@ -82,14 +60,10 @@ async function measure(url: string, headers: Record<string, string> = {}): Promi
 
 // CPU time per request of a server process and of the database's backends, from /proc (Linux;
 // NaN elsewhere): robust to the machine's other load, which moves req/s a lot (bench/README.md).
-const TICK_MS = 10; // 100 clock ticks per second
-function ticks(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return NaN;
-  }
+// User + system CPU ms of a process so far (bench/lib/cpu.ts); NaN once it has ended.
+function cpuMs(pid: number): number {
+  const c = processCpu(pid);
+  return c ? c.userMs + c.systemMs : NaN;
 }
 // `gen`: the load generator's own CPU (autocannon runs in this process), which shares the 2 cores.
 type Cpu = { node: number; pg: number; gen: number };
@@ -102,20 +76,20 @@ function family(pid: number): number[] {
     return [pid];
   }
 }
-const ticksOf = (pids: number[]) => pids.map(ticks).reduce((a, b) => a + b, 0);
+const cpuMsOf = (pids: number[]) => pids.map(cpuMs).reduce((a, b) => a + b, 0);
 async function measureCpu(url: string, pid: number, headers: Record<string, string> = {}): Promise<{ result: LoadResult; cpu: Cpu }> {
   await load({ url, connections: CONNECTIONS, seconds: 1, headers });
   const backends = (await db.database.pool.query(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows.map((r) => r.pid as number);
   const server = family(pid);
-  const n0 = ticksOf(server);
-  const p0 = backends.map(ticks);
+  const n0 = cpuMsOf(server);
+  const p0 = backends.map(cpuMs);
   const g0 = process.cpuUsage();
   const result = await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers });
   const g = process.cpuUsage(g0);
-  const n1 = ticksOf(server);
-  const pg = backends.map((b, i) => ticks(b) - p0[i]!).filter((d) => Number.isFinite(d)).reduce((a, b) => a + b, 0);
+  const n1 = cpuMsOf(server);
+  const pg = backends.map((b, i) => cpuMs(b) - p0[i]!).filter((d) => Number.isFinite(d)).reduce((a, b) => a + b, 0);
   const reqs = Math.max(1, result.ok + result.non2xx);
-  return { result, cpu: { node: ((n1 - n0) * TICK_MS) / reqs, pg: (pg * TICK_MS) / reqs, gen: (g.user + g.system) / 1000 / reqs } };
+  return { result, cpu: { node: (n1 - n0) / reqs, pg: pg / reqs, gen: (g.user + g.system) / 1000 / reqs } };
 }
 const fmtCpu = (c: Cpu) =>
   `CPU/request: server ${c.node.toFixed(2)} + PostgreSQL ${c.pg.toFixed(2)} ms (+ load generator ${c.gen.toFixed(2)} ms)`;
@@ -173,7 +147,7 @@ await baseline.stop();
 // A large catalogue in a second museum: 2,000 tickets (1,000 of them on the quota) and 50,000
 // event dates of 100 events over the next 500 days, inserted in a few statements. Measured
 // without the cache: the first page, a page deep inside, a `q=` search and the event dates list.
-const seeded = await seedLargeCatalogue(db.database.pool, quota!.id);
+const seeded = await seedLargeCatalogue(db.database.pool, quotaId);
 const largeCases: Array<[string, string]> = [
   ['large: GET /api/v4/tickets (2,030 tickets), first page', '/api/v4/tickets'],
   ['large: GET /api/v4/tickets?page=40 (deep page)', '/api/v4/tickets?page=40'],

@@ -42,3 +42,35 @@ export async function slotCatalogue(orm: Db, titles: string[] = ['Admission']): 
   }
   return { ticketIds, token, slots, today };
 }
+
+/**
+ * A catalogue the size of a real museum's shop page (bench/catalog.ts, bench/catalog-ab.ts): 30
+ * tickets with German and English texts, every one sold in the shop and to resellers, so both
+ * lists return a full first page (25), all on one slot quota.
+ */
+export async function shopCatalogue(orm: Db): Promise<{ museumId: number; quotaId: number }> {
+  const [museum] = await orm
+    .insert(museums)
+    .values({ title: { de: 'Bench-Museum', en: 'Bench Museum' }, timeZone: ZONE, openingHours: Array(7).fill([540, 1080]) })
+    .returning();
+  const [quota] = await orm.insert(quotas).values({ museumId: museum!.id, name: 'slots', kind: 'slot', capacity: 500 }).returning();
+  for (let i = 1; i <= 30; i++) {
+    const [t] = await orm
+      .insert(tickets)
+      .values({
+        museumId: museum!.id,
+        title: { de: `Eintritt ${i}`, en: `Admission ${i}` },
+        description: { de: 'Zutritt zu allen Dauerausstellungen. '.repeat(4), en: 'Entry to every permanent exhibition. '.repeat(4) },
+        ticketType: i % 3 ? 'time_slot' : 'normal',
+        priceCents: 800 + i * 50,
+        resellerPriceCents: 700 + i * 50,
+        salesChannels: ['shop', 'reseller'],
+        firstEntry: 540,
+        lastEntry: 1050,
+        entryDuration: i % 3 ? 30 : null,
+      })
+      .returning();
+    await orm.insert(ticketQuotas).values({ ticketId: t!.id, quotaId: quota!.id });
+  }
+  return { museumId: museum!.id, quotaId: quota!.id };
+}

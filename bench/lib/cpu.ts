@@ -8,14 +8,20 @@ import type { LoadResult } from './load.ts';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function cpuMs(pid: number): number {
+/** A process's user and system CPU time so far, in ms (10 ms steps); undefined once it has ended. */
+export function processCpu(pid: number): { userMs: number; systemMs: number } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime
+    return { userMs: Number(f[11]) * TICK_MS, systemMs: Number(f[12]) * TICK_MS }; // utime, stime
   } catch {
-    return 0; // ended meanwhile
+    return undefined;
   }
+}
+
+function cpuMs(pid: number): number {
+  const c = processCpu(pid);
+  return c ? c.userMs + c.systemMs : 0; // 0: ended meanwhile
 }
 
 async function backends(db: Database['db']): Promise<number[]> {
