@@ -44,9 +44,10 @@ export interface ScanTarget {
 // One statement (entry_scan_targets: a SQL function inlined into this prepared statement, whose
 // shape makes the plan cache keep one generic plan per connection rather than plan every call;
 // migration 0029, docs/adr/0031-scan-read-inlined.md): barcodes with their order, item, product,
-// rule and entry state, and the scan a device_scan_id already names. Reads arriving together share it (db/batcher.ts): the inputs are
-// arrays, one answer row per input, also for an unknown barcode. Nothing is locked: the scan
-// stores its decision only over the state read here (docs/adr/0027-scans-without-a-held-lock.md).
+// rule and entry state, and the scan a device_scan_id already names. Reads arriving together
+// share it (db/batcher.ts): the inputs are arrays, one answer row per input, also for an unknown
+// barcode. Nothing is locked: the scan stores its decision only over the state read here
+// (docs/adr/0027-scans-without-a-held-lock.md).
 const TARGET_SQL = 'select * from entry_scan_targets($1::text[], $2::int[], $3::text[])';
 
 type TargetQuery = { code: string | null; accountId: number | null; deviceScanId: string | null };
