@@ -65,7 +65,7 @@ function cpuMs(pid: number): number {
   const c = processCpu(pid);
   return c ? c.userMs + c.systemMs : NaN;
 }
-// `gen`: the load generator's own CPU (autocannon runs in this process), which shares the 2 cores.
+// `gen`: the load generator's own CPU (bench/lib/load.ts runs in this process), which shares the 2 cores.
 type Cpu = { node: number; pg: number; gen: number };
 // A server and its child processes (the workers of `serve --workers N`).
 function family(pid: number): number[] {

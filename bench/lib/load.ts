@@ -1,5 +1,9 @@
-// Bounded load with autocannon: fixed duration, fixed connections, 127.0.0.1 only.
+// Bounded closed-loop load: fixed duration, fixed connections (each sends its next request when
+// the last is answered), 127.0.0.1 only. The generator is raw-http.ts's lean client; with
+// BENCH_LOADGEN=autocannon it is autocannon, as in the runs before 2026-11-24 (bench/README.md,
+// "Load generator": autocannon spent 0.09–0.31 ms of CPU per request on the cores it measures).
 import autocannon from 'autocannon';
+import { connect, quantiles, requests } from './raw-http.ts';
 
 export interface LoadResult {
   rps: number;
@@ -26,6 +30,43 @@ export interface LoadSpec {
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
+  return process.env.BENCH_LOADGEN === 'autocannon' || spec.rate ? withAutocannon(spec) : closedLoop(spec);
+}
+
+/** Each connection sends its next request as soon as the last one is answered, for `seconds`. */
+async function closedLoop(spec: LoadSpec): Promise<LoadResult> {
+  const req = requests(spec);
+  const conns = await Promise.all(Array.from({ length: spec.connections }, () => connect(req.host, req.port)));
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  const t0 = performance.now();
+  const end = t0 + spec.seconds * 1000;
+  await Promise.all(conns.map((conn) => new Promise<void>((done) => {
+    const go = () => {
+      const sent = performance.now();
+      if (sent >= end) return done();
+      conn.send(req.next(), (status) => {
+        if (status === 'error') {
+          errors++;
+          return done();
+        }
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        latencies.push(performance.now() - sent);
+        go();
+      });
+    };
+    go();
+  })));
+  const elapsed = (performance.now() - t0) / 1000;
+  for (const c of conns) c.socket.destroy();
+  const ok = Object.entries(statuses).filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
+  const answered = latencies.length;
+  const { p50, p99 } = quantiles(latencies);
+  return { rps: Math.round(answered / elapsed), p50, p99, ok, non2xx: answered - ok, errors, statuses };
+}
+
+async function withAutocannon(spec: LoadSpec): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(spec.url)) throw new Error('load tests target 127.0.0.1 only');
   const statuses: Record<string, number> = {};
   const result = await autocannon({
