@@ -3,7 +3,7 @@
 // Why not a general client: the generator shares the machine's two cores with the server and
 // PostgreSQL, so what it spends per request is taken from what it measures. Node's http client
 // spent ~0.2 ms of CPU per request and autocannon 0.09–0.31 ms (bench/README.md); this one a
-// fraction of that ("Load generator" there).
+// fraction of that (section "The load generator's own CPU" there).
 import net from 'node:net';
 
 /** One keep-alive connection answering one request at a time (no pipelining). */
