@@ -25,12 +25,10 @@ export interface LoadSpec {
   body?: () => unknown;
   /** Builds each request path (varied per request). */
   path?: () => string;
-  /** Offered load in requests/s over all connections (open loop); unset: as fast as answered. */
-  rate?: number;
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
-  return process.env.BENCH_LOADGEN === 'autocannon' || spec.rate ? withAutocannon(spec) : closedLoop(spec);
+  return process.env.BENCH_LOADGEN === 'autocannon' ? withAutocannon(spec) : closedLoop(spec);
 }
 
 /** Each connection sends its next request as soon as the last one is answered, for `seconds`. */
@@ -74,7 +72,6 @@ async function withAutocannon(spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections,
     duration: spec.seconds,
     method: spec.method ?? 'GET',
-    ...(spec.rate ? { overallRate: spec.rate } : {}),
     headers: { 'content-type': 'application/json', ...(spec.headers ?? {}) },
     requests: [
       {
