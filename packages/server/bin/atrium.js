@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // The `atrium` command. It runs the esbuild bundle of src/cli/index.ts (bin/bundle.js), built on
 // the first run and again whenever a source file changed, so there is still no build step between
 // `npm install` and `npm start`. If the bundle cannot be built or written (esbuild missing, a

@@ -13,6 +13,7 @@ import { openDatabase } from '../db/client.ts';
 import { locateDatabase, type Located } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { seedDemoIfEmpty } from '../cli/seed.ts';
+import { withYoungGeneration } from './nodeFlags.ts';
 import { poolPerWorker, WORKER_ENV, type ToPrimary, type ToWorker } from './protocol.ts';
 
 const MAX_RESTARTS = 5;
@@ -68,6 +69,8 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
     throw e;
   }
 
+  // Workers serve every request, so they get the serving flags even when the primary did not.
+  cluster.setupPrimary({ execArgv: withYoungGeneration(process.execArgv, process.env.NODE_OPTIONS) });
   const fork = () => {
     const w = cluster.fork({ [WORKER_ENV.url]: located.url, [WORKER_ENV.pool]: String(poolPerWorker(workers)) });
     live.add(w);

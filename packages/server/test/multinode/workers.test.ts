@@ -47,6 +47,8 @@ test('serve --workers 2: serves from two processes, replaces a crashed worker, S
   assert.match(node.output(), /2 workers, external PostgreSQL/);
   const pids = workers(node.proc.pid!);
   assert.equal(pids.length, 2, `worker processes: ${pids.join(', ')}`);
+  // The primary was started without it; its workers serve with the young-generation flag.
+  for (const pid of pids) assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--max-semi-space-size=64\0/);
 
   // Round-robin over the two workers: two reads of the same list are two cache misses (one per
   // process), the third is a hit.

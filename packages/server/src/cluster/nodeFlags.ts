@@ -1,0 +1,18 @@
+// The Node flag a serving process runs with (docs/adr/0033-young-generation.md). Node's default
+// young generation (16 MB per semi-space) fills every few hundred catalogue requests at 50
+// connections while each request's rows and JSON are still alive, so the scavenger copies them.
+// At 64 MB more of them are dead by the next scavenge: GC per uncached list request was lower in
+// each of six paired runs, 40–106 → 10–38 µs (bench/gc.ts, bench/README.md "Node's young
+// generation"), for a peak memory up to 80 MB higher. `npm start`, the `atrium`
+// command's shebang and the workers of `--workers N` start with it; docs/operations.md gives the
+// command line for a process manager.
+export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=64';
+
+/**
+ * `execArgv` with the young-generation flag added, unless the operator chose a size already (on
+ * the command line or in NODE_OPTIONS): theirs is kept.
+ */
+export function withYoungGeneration(execArgv: readonly string[], nodeOptions = ''): string[] {
+  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => a.startsWith('--max-semi-space-size'));
+  return chosen ? [...execArgv] : [...execArgv, YOUNG_GENERATION_FLAG];
+}
