@@ -1,6 +1,6 @@
-// The Node flag a serving process runs with (docs/adr/0033-young-generation.md). Node's default
-// young generation (16 MB per semi-space) fills every few hundred catalogue requests at 50
-// connections while each request's rows and JSON are still alive, so the scavenger copies them.
+// The Node flag a serving process runs with (docs/adr/0033-young-generation.md). Whenever Node's
+// default young generation (16 MB per semi-space) fills under load, the rows and JSON of the
+// requests in flight are still alive, so the scavenger copies them.
 // At 64 MB more of them are dead by the next scavenge: GC per uncached list request was lower in
 // each of six paired runs, 40–106 → 10–38 µs (bench/gc.ts, bench/README.md "Node's young
 // generation"), for a peak memory up to 80 MB higher. `npm start`, the `atrium`
