@@ -10,9 +10,10 @@ export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=64';
 
 /**
  * `execArgv` with the young-generation flag added, unless the operator chose a size already (on
- * the command line or in NODE_OPTIONS): theirs is kept.
+ * the command line or in NODE_OPTIONS, spelt with dashes or, as V8 also takes it, underscores):
+ * theirs is kept.
  */
 export function withYoungGeneration(execArgv: readonly string[], nodeOptions = ''): string[] {
-  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => a.startsWith('--max-semi-space-size'));
+  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => a.replaceAll('_', '-').startsWith('--max-semi-space-size'));
   return chosen ? [...execArgv] : [...execArgv, YOUNG_GENERATION_FLAG];
 }

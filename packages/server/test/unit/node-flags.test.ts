@@ -12,4 +12,7 @@ test('the young-generation flag is added to a command line that has none', () =>
 test("an operator's size, on the command line or in NODE_OPTIONS, is kept", () => {
   assert.deepEqual(withYoungGeneration(['--max-semi-space-size=64']), ['--max-semi-space-size=64']);
   assert.deepEqual(withYoungGeneration(['--import', 'tsx'], '--enable-source-maps  --max-semi-space-size=8'), ['--import', 'tsx']);
+  // V8 takes the underscore spelling too; ours, appended after it, would win over it.
+  assert.deepEqual(withYoungGeneration(['--max_semi_space_size=8']), ['--max_semi_space_size=8']);
+  assert.deepEqual(withYoungGeneration([], '--max_semi_space_size=8'), []);
 });
