@@ -112,6 +112,9 @@ await baseline.stop();
 const non2xx = (x: LoadResult) => Object.fromEntries(Object.entries(x.statuses).filter(([s]) => !s.startsWith('2')));
 const openNon2xx = (x: OpenLoopResult) => Object.fromEntries(Object.entries(x.statuses).filter(([st]) => !st.startsWith('2')));
 const ok = Object.keys(non2xx(r.atrium)).length === 0 && Object.keys(openNon2xx(atRate)).length === 0 && r.atrium.errors === 0 && Object.keys(results).every((k) => k === 'valid');
+// BENCH_ONLY=rate skips the closed loop, so only the latency half of the target can be judged.
+const latencyMet = atRate.p99 <= 20 && RATE >= 1000;
+const verdict = closed ? (r.atrium.rps >= 1000 && latencyMet ? 'met' : 'NOT met') : `closed loop not run; p99 at 1000/s ${latencyMet ? 'met' : 'NOT met'}`;
 const fmt = (x: LoadResult) => `${String(x.rps).padStart(6)} req/s  p50 ${String(x.p50).padStart(4)} ms  p99 ${String(x.p99).padStart(4)} ms`;
 process.stdout.write(
   `\nEntry benchmark — ${db.where}, ${SECONDS}s, ${CONNECTIONS} connections, node ${process.version}, ${os.availableParallelism()} CPUs\n` +
@@ -121,7 +124,7 @@ process.stdout.write(
     `  cpu/req  atrium ${cpuAtrium.serverMs} ms server + ${cpuAtrium.pgMs} ms PostgreSQL; bare ${cpuBare.serverMs} + ${cpuBare.pgMs} ms\n` +
     `  at ${RATE}/s offered (open loop): ${atRate.ok} answered in ${SECONDS}s  p50 ${atRate.p50} ms  p99 ${atRate.p99} ms  max ${atRate.max} ms  ${JSON.stringify(openNon2xx(atRate))}; cpu/req ${cpuAtRate.serverMs} + ${cpuAtRate.pgMs} ms (+ load generator ${cpuAtRate.genMs} ms); bare p50 ${bareAtRate.p50} ms  p99 ${bareAtRate.p99} ms\n` +
     `  ratio    ${(r.atrium.rps / r.baseline.rps).toFixed(2)}   stored scans by result ${JSON.stringify(results)}\n` +
-    `  target   >= 1000 scans/s (closed loop) and p99 <= 20 ms at 1000/s: ${r.atrium.rps >= 1000 && atRate.p99 <= 20 && RATE >= 1000 ? 'met' : 'NOT met'}\n` +
+    `  target   >= 1000 scans/s (closed loop) and p99 <= 20 ms at 1000/s: ${verdict}\n` +
     `server peak RSS ${peak} MB; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (1/5/15 min)\n`,
 );
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
