@@ -9,7 +9,7 @@
 // which shows the noise).
 import os from 'node:os';
 import { shopCatalogue } from './lib/catalogue.ts';
-import { processCpu } from './lib/cpu.ts';
+import { serverCpu } from './lib/cpu.ts';
 import { benchDatabase } from './lib/db.ts';
 import { load } from './lib/load.ts';
 import { startAtrium, type Child } from './lib/servers.ts';
@@ -24,8 +24,7 @@ await shopCatalogue(orm); // the 30-ticket shop page of bench/catalog.ts
 
 /** User and system CPU ms of a server so far (bench/lib/cpu.ts). */
 function cpu(pid: number): [number, number] {
-  const c = processCpu(pid);
-  if (!c) throw new Error(`server ${pid} has ended`);
+  const c = serverCpu(pid);
   return [c.userMs, c.systemMs];
 }
 

@@ -8,7 +8,7 @@
 import os from 'node:os';
 import { YOUNG_GENERATION_FLAG } from '../packages/server/src/cluster/nodeFlags.ts';
 import { shopCatalogue } from './lib/catalogue.ts';
-import { processCpu } from './lib/cpu.ts';
+import { serverCpu } from './lib/cpu.ts';
 import { benchDatabase } from './lib/db.ts';
 import { load } from './lib/load.ts';
 import { startAtrium, type Child } from './lib/servers.ts';
@@ -37,8 +37,7 @@ async function gcMs(s: Child): Promise<number> {
   return sum * 1000;
 }
 function cpuMs(s: Child): number {
-  const c = processCpu(s.pid);
-  if (!c) throw new Error(`server ${s.pid} has ended`);
+  const c = serverCpu(s.pid);
   return c.userMs + c.systemMs;
 }
 

@@ -19,6 +19,13 @@ export function processCpu(pid: number): { userMs: number; systemMs: number } | 
   }
 }
 
+/** `processCpu` of a server that must still be running: a measurement of an ended one is void. */
+export function serverCpu(pid: number): { userMs: number; systemMs: number } {
+  const c = processCpu(pid);
+  if (!c) throw new Error(`server ${pid} has ended`);
+  return c;
+}
+
 function cpuMs(pid: number): number {
   const c = processCpu(pid);
   return c ? c.userMs + c.systemMs : 0; // 0: ended meanwhile

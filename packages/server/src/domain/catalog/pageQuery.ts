@@ -275,7 +275,7 @@ function pageSql(spec: PageSpec): SQL {
  * custom plan cannot see its value either (the trick of migration 0029). With a bare `$n`, a
  * custom plan costs a page at 25 rows and the generic plan at a tenth of the table, so for a
  * large catalogue the plan cache never settled on the generic plan: every request was planned
- * again, 0.13-0.2 of ≈ 0.65 ms of PostgreSQL for a page of 2,030 tickets (EXPLAIN, ADR 0034).
+ * again, 0.13-0.26 of ≈ 0.65 ms of PostgreSQL for a page of 2,030 tickets (EXPLAIN, ADR 0034).
  */
 function limitOffset(spec: PageSpec): SQL {
   if (!spec.shape) return sql` limit ${spec.limit} offset ${spec.offset}`;
