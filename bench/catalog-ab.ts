@@ -3,7 +3,8 @@
 // alternating rounds so that the machine's changing load falls on both alike. Reports req/s, p99
 // and the server's CPU per request (user + system, from /proc) per round and in all.
 //   BENCH_FROM=/path/to/other/checkout npx tsx bench/catalog-ab.ts   (A: that checkout, B: this one)
-//   BENCH_ROUNDS=3 BENCH_SECONDS=4 BENCH_CONNECTIONS=50, BENCH_DATABASE_URL as for the others
+//   BENCH_ROUNDS=3 BENCH_SECONDS=4 BENCH_CONNECTIONS=50, BENCH_DATABASE_URL as for the others;
+//   BENCH_CACHE=true measures answer-cache hits instead (ATRIUM_CATALOG_CACHE of both servers)
 // The other checkout needs its dependencies (e.g. `git worktree add /tmp/a <rev>` and symlinks to
 // this checkout's node_modules folders). Without BENCH_FROM, A is this checkout too (an A/A run,
 // which shows the noise).
@@ -28,7 +29,7 @@ function cpu(pid: number): [number, number] {
   return [c.userMs, c.systemMs];
 }
 
-const env = { ATRIUM_CATALOG_CACHE: 'rows' };
+const env = { ATRIUM_CATALOG_CACHE: process.env.BENCH_CACHE ?? 'rows' };
 const servers: Array<[string, Child]> = [
   ['A', await startAtrium(db.url, env, [], process.env.BENCH_FROM)],
   ['B', await startAtrium(db.url, env)],

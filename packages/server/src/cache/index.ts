@@ -87,9 +87,9 @@ export async function startCaches(url: string, config: Config, log: ListenerLog,
       app.decorate('catalogRows', rows);
       // A catalogue write through this node clears both at once: the writer reads its own change
       // (answers and bookings) even before the NOTIFY arrives.
-      app.addHook('onSend', async (req, reply, payload) => {
+      app.addHook('onSend', (req, reply, payload, done) => {
         if (req.routeOptions.config.invalidatesCatalog && reply.statusCode < 400) clearCatalog();
-        return payload;
+        done(null, payload);
       });
       app.addHook('onClose', () => listener.stop());
     },

@@ -3,31 +3,29 @@
 // The ETag is a hash of the exact bytes sent, so it changes whenever the content does, per caller
 // context included (Vary: Authorization).
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-// Answers served from the in-process answer cache (src/cache/responses.ts) are the same string
-// object every time; their ETag is remembered by that string (V8 caches a string's hash, so the
-// lookup does not re-read it) instead of hashing ~10–50 KB per request again. Only hits are
-// remembered, so the map holds no strings the answer cache does not hold anyway; it is bounded
-// like that cache.
-const hitEtags = new Map<string, string>();
-const HIT_ETAGS_MAX = 2_000;
+// Answers kept by the in-process answer cache (src/cache/responses.ts) are the same Buffer object
+// on every hit; their ETag is remembered by that object instead of hashing ~10–50 KB per request
+// again. A WeakMap: an entry goes when the answer cache lets go of its Buffer.
+const keptEtags = new WeakMap<Buffer, string>();
 
-function etagOf(payload: string | Buffer, memo: boolean): string {
-  if (memo && typeof payload === 'string') {
-    const known = hitEtags.get(payload);
+function etagOf(payload: string | Buffer, kept: boolean): string {
+  const memo = kept && Buffer.isBuffer(payload);
+  if (memo) {
+    const known = keptEtags.get(payload);
     if (known) return known;
   }
   const etag = `W/"${createHash('sha1').update(payload).digest('base64url').slice(0, 27)}"`;
-  if (memo && typeof payload === 'string') {
-    if (hitEtags.size >= HIT_ETAGS_MAX) hitEtags.clear();
-    hitEtags.set(payload, etag);
-  }
+  if (memo) keptEtags.set(payload, etag);
   return etag;
 }
 
 export function caching(app: FastifyInstance, maxAge: number) {
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    done(null, validated(req, reply, payload));
+  });
+  function validated(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const mode = req.routeOptions.config?.cache;
     if (!mode || reply.statusCode !== 200) {
       if (mode && reply.statusCode >= 400) reply.header('cache-control', 'no-store');
@@ -38,7 +36,8 @@ export function caching(app: FastifyInstance, maxAge: number) {
       return payload;
     }
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const etag = etagOf(payload, reply.getHeader('x-atrium-cache') === 'hit');
+    // Kept by the answer cache: a hit, or the miss that stored these bytes.
+    const etag = etagOf(payload, reply.getHeader('x-atrium-cache') !== undefined);
     reply.header('etag', etag);
     reply.header('cache-control', `private, max-age=${maxAge}`);
     reply.header('vary', 'Authorization, Accept-Language');
@@ -52,5 +51,5 @@ export function caching(app: FastifyInstance, maxAge: number) {
       return '';
     }
     return payload;
-  });
+  }
 }

@@ -27,12 +27,14 @@ export function closingBehaviour(app: FastifyInstance) {
   app.addHook('onClose', async () => {
     clearInterval(reaper);
   });
-  app.addHook('onRequest', async (req, reply) => {
-    if (!closing) return;
-    return sendError(req, reply, new DomainError('SERVICE_UNAVAILABLE', 'the server is shutting down; retry', { retryAfter: 1 }));
+  // Callback hooks: they run on every request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!closing) return done();
+    // Answered here: the chain ends without done().
+    sendError(req, reply, new DomainError('SERVICE_UNAVAILABLE', 'the server is shutting down; retry', { retryAfter: 1 }));
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

@@ -2,7 +2,7 @@
 // spec 7.4). preValidation claims the key (or replays / refuses), onSend stores the answer. The
 // claim happens before schema validation, so a refused body is also answered the same way on a
 // retry, and the fingerprint is taken of the body exactly as the client sent it.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { claimIdempotencyKey } from '../../domain/idempotency/claimIdempotencyKey.ts';
 import { completeIdempotencyKey } from '../../domain/idempotency/completeIdempotencyKey.ts';
 import type { Claim } from '../../domain/idempotency/internal.ts';
@@ -41,23 +41,29 @@ export function idempotency(app: FastifyInstance) {
     return reply.send(outcome.body);
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook with an async part: nearly every request has no claim, and an async hook would
+  // cost each of them a promise.
+  app.addHook('onSend', (req, reply, payload, done) => {
     const claim = req.idempotencyClaim;
-    if (!claim) return payload;
+    if (!claim) return done(null, payload);
     req.idempotencyClaim = null;
-    const headers: Record<string, string> = {};
-    for (const name of KEPT) {
-      const v = reply.getHeader(name);
-      if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : String(v);
-    }
-    // Streams and binary bodies are not kept (null): the key is released and a retry runs again.
-    const body = typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : null;
-    try {
-      await completeIdempotencyKey(req.ctx, claim, { status: reply.statusCode, body, headers });
-    } catch (err) {
-      // The answer still goes out; the key stays in flight until its lease runs out.
-      req.log.warn({ err }, 'could not store the Idempotency-Key answer');
-    }
-    return payload;
+    store(req, reply, claim, payload).then(() => done(null, payload), done);
   });
+}
+
+/** Keeps the answer of a claimed key; a failure to keep it is logged, and the answer still goes out. */
+async function store(req: FastifyRequest, reply: FastifyReply, claim: Claim, payload: unknown): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT) {
+    const v = reply.getHeader(name);
+    if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  // Streams and binary bodies are not kept (null): the key is released and a retry runs again.
+  const body = typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : null;
+  try {
+    await completeIdempotencyKey(req.ctx, claim, { status: reply.statusCode, body, headers });
+  } catch (err) {
+    // The answer still goes out; the key stays in flight until its lease runs out.
+    req.log.warn({ err }, 'could not store the Idempotency-Key answer');
+  }
 }

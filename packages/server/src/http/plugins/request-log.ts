@@ -5,7 +5,7 @@
 // `request_id`). Fastify's own per-request lines are switched off in app.ts so this is the only one.
 // A full token never reaches a line: the Authorization header is never logged, and any
 // token-shaped string in the URL is masked as well as the named query parameters.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface Failure {
   error?: string;
@@ -28,20 +28,24 @@ export function captureFailures(app: FastifyInstance) {
   const flagged = app as FastifyInstance & { [CAPTURING]?: boolean };
   if (flagged[CAPTURING]) return;
   flagged[CAPTURING] = true;
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 64 * 1024) return payload;
-    try {
-      const body = JSON.parse(payload) as Record<string, unknown>;
-      const f: Failure = {};
-      if (typeof body.error === 'string') f.error = body.error;
-      if (Array.isArray(body.errors)) f.errors = body.errors.filter((e): e is string => typeof e === 'string');
-      if (typeof body.code === 'string') f.code = body.code;
-      (req as WithFailure)[FAILURE] = f;
-    } catch {
-      // not JSON: nothing to capture
-    }
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    capture(req, reply.statusCode, payload);
+    done(null, payload);
   });
+}
+
+function capture(req: FastifyRequest, status: number, payload: unknown): void {
+  if (status < 400 || typeof payload !== 'string' || payload.length > 64 * 1024) return;
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    const f: Failure = {};
+    if (typeof body.error === 'string') f.error = body.error;
+    if (Array.isArray(body.errors)) f.errors = body.errors.filter((e): e is string => typeof e === 'string');
+    if (typeof body.code === 'string') f.code = body.code;
+    (req as WithFailure)[FAILURE] = f;
+  } catch {
+    // not JSON: nothing to capture
+  }
 }
 
 // Values never logged: secrets, and personal data a search or filter may carry (docs/operations.md,
@@ -94,26 +98,36 @@ function presentedLast4(req: FastifyRequest): string | undefined {
 
 export function requestLogging(app: FastifyInstance) {
   captureFailures(app);
-  app.addHook('onResponse', async (req, reply) => {
-    const p = req.principal;
-    const failure = failureOf(req);
-    const line: Record<string, unknown> = {
-      status: reply.statusCode,
-      method: req.method,
-      path: maskUrl(req.url),
-      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-    };
-    if (p?.kind === 'account') {
-      line.account_id = p.accountId;
-      line.account_class = p.access;
-      line.token_last4 = p.tokenLast4;
-    } else {
-      line.account_class = p ? 'anonymous' : undefined;
-      const last4 = presentedLast4(req);
-      if (last4) line.token_last4 = last4;
-    }
-    if (failure) Object.assign(line, failure);
-    if (reply.statusCode >= 500) req.log.error(line, 'request failed');
-    else req.log.info(line, 'request');
+  app.addHook('onResponse', (req, reply, done) => {
+    logLine(req, reply);
+    done();
   });
+}
+
+function logLine(req: FastifyRequest, reply: FastifyReply): void {
+  const level = reply.statusCode >= 500 ? 'error' : 'info';
+  // Nothing to build (the masked URL above all) for a line the level leaves out. A logger that
+  // cannot say (Fastify's no-op one) gets the line.
+  const log = req.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  if (log.isLevelEnabled && !log.isLevelEnabled(level)) return;
+  const p = req.principal;
+  const failure = failureOf(req);
+  const line: Record<string, unknown> = {
+    status: reply.statusCode,
+    method: req.method,
+    path: maskUrl(req.url),
+    duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+  };
+  if (p?.kind === 'account') {
+    line.account_id = p.accountId;
+    line.account_class = p.access;
+    line.token_last4 = p.tokenLast4;
+  } else {
+    line.account_class = p ? 'anonymous' : undefined;
+    const last4 = presentedLast4(req);
+    if (last4) line.token_last4 = last4;
+  }
+  if (failure) Object.assign(line, failure);
+  if (level === 'error') req.log.error(line, 'request failed');
+  else req.log.info(line, 'request');
 }

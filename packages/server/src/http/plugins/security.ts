@@ -30,9 +30,10 @@ export function apiHeaders(config: Pick<Config, 'hsts'>): Record<string, string>
 
 export function securityHeaders(app: FastifyInstance, config: Pick<Config, 'hsts'>) {
   const { 'content-security-policy': csp, ...always } = apiHeaders(config);
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     reply.headers(always);
     if (!isDocs(req.url)) reply.header('content-security-policy', csp);
+    done();
   });
 }
