@@ -72,28 +72,12 @@ export function metrics(app: FastifyInstance, deps: MetricsDeps) {
     },
   });
 
-  // The counter and histogram of each route, method and status class, looked up once: prom-client
-  // hashes a labels object (its keys sorted) on every inc() and observe(). Routes are patterns
-  // and status classes five, so this holds a few hundred entries at most.
-  type Series = { count: { inc(): void }; time: { observe(v: number): void } };
-  const series = new Map<string, Series>();
-  const seriesOf = (route: string, method: string, statusClass: string): Series => {
-    const key = `${method} ${statusClass} ${route}`;
-    let s = series.get(key);
-    if (!s) {
-      const labels = { route, method, status_class: statusClass };
-      s = { count: requests.labels(labels), time: latency.labels(labels) };
-      series.set(key, s);
-    }
-    return s;
-  };
-
   captureFailures(app);
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    const s = seriesOf(route, req.method, `${Math.floor(reply.statusCode / 100)}xx`);
-    s.count.inc();
-    s.time.observe(reply.elapsedTime / 1000);
+    const labels = { route, method: req.method, status_class: `${Math.floor(reply.statusCode / 100)}xx` };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
     if (req.method === 'POST' && BOOKING_ROUTES.has(route)) {
       const outcome = reply.statusCode === 201 ? 'sold' : OUTCOME_BY_CODE[failureOf(req)?.code ?? ''];
       if (outcome) outcomes.inc({ outcome });
