@@ -4,7 +4,8 @@
 // and the server's CPU per request (user + system, from /proc) per round and in all.
 //   BENCH_FROM=/path/to/other/checkout npx tsx bench/catalog-ab.ts   (A: that checkout, B: this one)
 //   BENCH_ROUNDS=3 BENCH_SECONDS=4 BENCH_CONNECTIONS=50, BENCH_DATABASE_URL as for the others;
-//   BENCH_CACHE=true measures answer-cache hits instead (ATRIUM_CATALOG_CACHE of both servers)
+//   BENCH_CACHE=true measures answer-cache hits instead (ATRIUM_CATALOG_CACHE of both servers);
+//   BENCH_LARGE=1 adds the large catalogue, BENCH_PATH=/api/v4/dates measures another request
 // The other checkout needs its dependencies (e.g. `git worktree add /tmp/a <rev>` and symlinks to
 // this checkout's node_modules folders). Without BENCH_FROM, A is this checkout too (an A/A run,
 // which shows the noise).
@@ -12,6 +13,7 @@ import os from 'node:os';
 import { shopCatalogue } from './lib/catalogue.ts';
 import { serverCpu } from './lib/cpu.ts';
 import { benchDatabase } from './lib/db.ts';
+import { seedLargeCatalogue } from './lib/large-catalogue.ts';
 import { load } from './lib/load.ts';
 import { startAtrium, type Child } from './lib/servers.ts';
 
@@ -21,7 +23,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 const db = await benchDatabase();
 const { db: orm } = db.database;
-await shopCatalogue(orm); // the 30-ticket shop page of bench/catalog.ts
+const { quotaId } = await shopCatalogue(orm); // the 30-ticket shop page of bench/catalog.ts
+// BENCH_LARGE=1: bench/catalog.ts's large catalogue too (2,000 tickets, 50,000 event dates),
+// vacuumed as there; BENCH_PATH picks the request (e.g. /api/v4/dates, /api/v4/tickets?page=40).
+if (process.env.BENCH_LARGE === '1') {
+  await seedLargeCatalogue(db.database.pool, quotaId);
+  await db.database.pool.query('vacuum analyze');
+}
+const PATH = process.env.BENCH_PATH ?? '/api/v4/tickets';
 
 /** User and system CPU ms of a server so far (bench/lib/cpu.ts). */
 function cpu(pid: number): [number, number] {
@@ -34,13 +43,13 @@ const servers: Array<[string, Child]> = [
   ['A', await startAtrium(db.url, env, [], process.env.BENCH_FROM)],
   ['B', await startAtrium(db.url, env)],
 ];
-const list = (s: Child) => `${s.base}/api/v4/tickets`;
+const list = (s: Child) => `${s.base}${PATH}`;
 const bodies = await Promise.all(servers.map(async ([, s]) => (await fetch(list(s))).text()));
 if (bodies[0] !== bodies[1]) throw new Error('A and B answer differently');
 for (const [, s] of servers) await load({ url: list(s), connections: CONNECTIONS, seconds: 2 });
 
 const totals = new Map(servers.map(([n]) => [n, { n: 0, user: 0, sys: 0, rps: [] as number[] }]));
-process.stdout.write(`catalogue A/B — ${db.where}, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, A = ${process.env.BENCH_FROM ?? 'this checkout'}\n`);
+process.stdout.write(`catalogue A/B of ${PATH} — ${db.where}, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, A = ${process.env.BENCH_FROM ?? 'this checkout'}\n`);
 for (let round = 1; round <= ROUNDS; round++) {
   for (const [name, s] of servers) {
     const [u0, s0] = cpu(s.pid);

@@ -3,6 +3,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { parseTimestamptz } from './timestamptz.ts';
 
 export type Schema = typeof schema;
 export type Db = NodePgDatabase<Schema> & { $client: pg.Pool };
@@ -20,6 +21,7 @@ export interface Database {
 // shifted through the process's zone), int8 counts as numbers (our ids stay far below 2^53).
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export interface DatabaseTimeouts {
   /** statement_timeout of every connection; the client gives up 2 s later (a frozen server). */
