@@ -11,7 +11,7 @@ import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf, startOfLocalDay } from '../time.ts';
 import { pageOf, type LocaleMode, type Page, type Paging } from './internal.ts';
 import { pick, prefixedColumnsOf, renderOnce, rowsOf } from './pageQuery.ts';
-import { eventDateView, type View } from './views.ts';
+import { eventDateView, type Shown, type View } from './views.ts';
 
 export interface RangeInput {
   date?: string | undefined;
@@ -52,8 +52,11 @@ export function datesCond(where: SQL | undefined, range: { from: Date; to: Date 
 
 // The statement's fixed parts, rendered to text once (pageQuery.ts renderOnce). Only the WHERE,
 // the seats' sub-select (it carries `now`) and the page's bounds are rendered per request.
-const D = prefixedColumnsOf(eventDates, 'd.');
-const E = prefixedColumnsOf(events, 'e.');
+// Without the audit timestamps, which no view of a date shows: 4 of the 5 timestamps of a row,
+// the costliest values to parse (views.ts#Shown).
+const AUDIT = ['createdAt', 'updatedAt'] as const;
+const D = prefixedColumnsOf(eventDates, 'd.', AUDIT);
+const E = prefixedColumnsOf(events, 'e.', AUDIT);
 const parts = {
   select: renderOnce(
     () => sql`select ${D.sql}, ${E.sql}, ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
@@ -106,8 +109,8 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
   );
   // The shapes Drizzle's select gave (a left-joined record is null when absent).
   const rows = raw.map((r) => ({
-    date: pick<typeof eventDates.$inferSelect>(r, D.keys),
-    event: pick<typeof events.$inferSelect>(r, E.keys),
+    date: pick<Shown<typeof eventDates>>(r, D.keys),
+    event: pick<Shown<typeof events>>(r, E.keys),
     zone: r.zone as string,
     language: r.languageId === null ? null : { id: r.languageId as number, name: r.languageName as string },
     category: r.categoryId === null ? null : { id: r.categoryId as number, name: r.categoryName as string },

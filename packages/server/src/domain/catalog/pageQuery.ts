@@ -55,17 +55,19 @@ const prefixed = new WeakMap<PgTable, Map<string, { sql: SQL; keys: Array<[strin
 /**
  * Like `columnsOf`, with each alias prefixed (`"events"."title" as "e.title"`), for a statement
  * that selects several tables whose property names overlap (id, active, …); `pick` takes one
- * table's record back out of such a row. Rendered once per table and prefix.
+ * table's record back out of such a row. `omit`: properties not read (each column read costs its
+ * parsing, a timestamp ~0.3-1 µs). Rendered once per table and prefix.
  */
-export function prefixedColumnsOf(table: PgTable, prefix: string): { sql: SQL; keys: Array<[string, string]> } {
+export function prefixedColumnsOf(table: PgTable, prefix: string, omit: readonly string[] = []): { sql: SQL; keys: Array<[string, string]> } {
   let byPrefix = prefixed.get(table);
   if (!byPrefix) prefixed.set(table, (byPrefix = new Map()));
-  let p = byPrefix.get(prefix);
+  const key = `${prefix}|${omit.join(',')}`;
+  let p = byPrefix.get(key);
   if (!p) {
-    const entries = Object.entries(getTableColumns(table));
+    const entries = Object.entries(getTableColumns(table)).filter(([k]) => !omit.includes(k));
     const cols = entries.map(([key, col]) => sql`${col} as ${sql.identifier(prefix + key)}`);
     p = { sql: sql.raw(dialect.sqlToQuery(sql.join(cols, sql`, `)).sql), keys: entries.map(([key]) => [prefix + key, key]) };
-    byPrefix.set(prefix, p);
+    byPrefix.set(key, p);
   }
   return p;
 }

@@ -10,6 +10,8 @@ import type { LanguageRef } from './loaders.ts';
 import { priceFor } from './visibility.ts';
 
 type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
+/** A row as a view reads it: the audit timestamps are never shown (datesPage.ts reads none). */
+export type Shown<T extends { $inferSelect: object }> = Omit<T['$inferSelect'], 'createdAt' | 'updatedAt'>;
 export type View = Record<string, unknown>;
 
 function backOffice(p: Principal, r: { salesChannels: string[]; resellerAccountIds: number[]; resellerPriceCents: number | null; active: boolean }) {
@@ -109,7 +111,7 @@ export interface DateExtras {
 }
 
 /** An event date: one pool of seats. Bookable while in the future with seats left. */
-export function eventDateView(p: Principal, d: Row<typeof eventDates>, e: Row<typeof events>, L: LocaleMode, x: DateExtras): View {
+export function eventDateView(p: Principal, d: Shown<typeof eventDates>, e: Shown<typeof events>, L: LocaleMode, x: DateExtras): View {
   const available = Math.max(0, d.seatsMax - x.booked);
   return {
     id: d.id,
