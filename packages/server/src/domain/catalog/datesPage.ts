@@ -11,7 +11,7 @@ import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf, startOfLocalDay } from '../time.ts';
 import { pageOf, type LocaleMode, type Page, type Paging } from './internal.ts';
 import { pick, prefixedColumnsOf, renderOnce, rowsOf } from './pageQuery.ts';
-import { eventDateView, type Shown, type View } from './views.ts';
+import { AUDIT_COLUMNS, eventDateView, type Shown, type View } from './views.ts';
 
 export interface RangeInput {
   date?: string | undefined;
@@ -54,9 +54,8 @@ export function datesCond(where: SQL | undefined, range: { from: Date; to: Date 
 // the seats' sub-select (it carries `now`) and the page's bounds are rendered per request.
 // Without the audit timestamps, which no view of a date shows: 4 of the 5 timestamps of a row,
 // the costliest values to parse (views.ts#Shown).
-const AUDIT = ['createdAt', 'updatedAt'] as const;
-const D = prefixedColumnsOf(eventDates, 'd.', AUDIT);
-const E = prefixedColumnsOf(events, 'e.', AUDIT);
+const D = prefixedColumnsOf(eventDates, 'd.', AUDIT_COLUMNS);
+const E = prefixedColumnsOf(events, 'e.', AUDIT_COLUMNS);
 const parts = {
   select: renderOnce(
     () => sql`select ${D.sql}, ${E.sql}, ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",

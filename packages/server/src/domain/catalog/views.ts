@@ -10,8 +10,10 @@ import type { LanguageRef } from './loaders.ts';
 import { priceFor } from './visibility.ts';
 
 type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
-/** A row as a view reads it: the audit timestamps are never shown (datesPage.ts reads none). */
-export type Shown<T extends { $inferSelect: object }> = Omit<T['$inferSelect'], 'createdAt' | 'updatedAt'>;
+/** Columns no view shows: a page may leave them unread (datesPage.ts). */
+export const AUDIT_COLUMNS = ['createdAt', 'updatedAt'] as const;
+/** A row as a view reads it: without `AUDIT_COLUMNS`. */
+export type Shown<T extends { $inferSelect: object }> = Omit<T['$inferSelect'], (typeof AUDIT_COLUMNS)[number]>;
 export type View = Record<string, unknown>;
 
 function backOffice(p: Principal, r: { salesChannels: string[]; resellerAccountIds: number[]; resellerPriceCents: number | null; active: boolean }) {
