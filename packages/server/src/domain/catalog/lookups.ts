@@ -1,10 +1,11 @@
 // Single-record lookups with the caller's visibility applied. A record the caller may not see is
 // "not found", exactly like one that does not exist (docs/api-contract.md §2: never reveal existence).
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { eventDates, events, exhibitions, museums, tickets, tours } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
+import { columnsOf, rowsOf } from './pageQuery.ts';
 import { isVisibleTo } from './visibility.ts';
 
 export async function findMuseum(ctx: Ctx, id: number) {
@@ -27,6 +28,20 @@ export async function findTicket(ctx: Ctx, id: number) {
 
 export async function findEvent(ctx: Ctx, id: number) {
   const [e] = await ctx.db.select().from(events).where(eq(events.id, id));
+  return seenEvent(ctx, e);
+}
+
+/** `findEvent` and its museum's time zone, in one named prepared statement (GET /events/:id/dates). */
+export async function findEventInZone(ctx: Ctx, id: number): Promise<{ event: typeof events.$inferSelect; zone: string }> {
+  const [r] = await rowsOf<typeof events.$inferSelect & { __zone: string }>(
+    ctx.db,
+    sql`select ${columnsOf(events)}, ${museums.timeZone} as "__zone" from ${events} inner join ${museums} on ${museums.id} = ${events.museumId} where ${events.id} = ${id}`,
+  );
+  const { __zone: zone, ...event } = seenEvent(ctx, r);
+  return { event, zone };
+}
+
+function seenEvent<E extends typeof events.$inferSelect>(ctx: Ctx, e: E | undefined): E {
   if (!e || !isVisibleTo(ctx.principal, e)) throw notFound('event');
   return e;
 }
