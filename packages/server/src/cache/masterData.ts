@@ -17,28 +17,39 @@ const TTL_MS = 10 * 60_000;
 
 export class MasterDataCache implements MasterDataMemo {
   readonly lru = new Lru<unknown>(20_000, 64 * 1024 * 1024);
+  /**
+   * Values given a size of their own (what a date list's condition selects, datesPage.ts) are
+   * bounded apart: a flood of distinct searches cannot push the booking path's rows out.
+   */
+  readonly sized = new Lru<unknown>(5_000, 32 * 1024 * 1024);
   hits = 0;
   misses = 0;
 
   constructor(private isLive: () => boolean) {}
 
-  async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+  get keeping(): boolean {
+    return this.isLive();
+  }
+
+  async memo<T>(key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
     if (!this.isLive()) return load();
     const now = Date.now();
-    const hit = this.lru.get(key, now);
+    const store = bytes ? this.sized : this.lru;
+    const hit = store.get(key, now);
     if (hit !== undefined) {
       this.hits++;
       return hit as T;
     }
     this.misses++;
-    const gen = this.lru.gen;
+    const gen = store.gen;
     const value = await load();
-    // Size is a rough estimate: these are small rows; the entry bound does the real work.
-    if (this.isLive()) this.lru.set(key, value, 512, now + TTL_MS, gen);
+    // Without `bytes` the size is a rough estimate: small rows, where the entry bound does the real work.
+    if (this.isLive()) store.set(key, value, bytes ? key.length + bytes(value) : 512, now + TTL_MS, gen);
     return value;
   }
 
   clear(): void {
     this.lru.clear();
+    this.sized.clear();
   }
 }

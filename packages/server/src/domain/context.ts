@@ -24,13 +24,20 @@ export interface Ctx {
 }
 
 export interface MasterDataMemo {
-  /** The value under `key`, loading (and keeping) it when absent. Values must not be mutated. */
-  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The value under `key`, loading (and keeping) it when absent. Values are shared: a caller may
+   * only add to one what it read from the same catalogue version (a date list fills in the rows
+   * of its pages, datesPage.ts), never change what is there. `bytes`: the value's size, for
+   * values that are not a few small rows; those are bounded apart (src/cache/masterData.ts).
+   */
+  memo<T>(key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T>;
+  /** Whether values are kept now (false while the change listener is down: each read loads). */
+  readonly keeping: boolean;
 }
 
 /** Reads master data through the process memo when there is one. */
-export function masterData<T>(ctx: Pick<Ctx, 'masterData'>, key: string, load: () => Promise<T>): Promise<T> {
-  return ctx.masterData ? ctx.masterData.memo(key, load) : load();
+export function masterData<T>(ctx: Pick<Ctx, 'masterData'>, key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
+  return ctx.masterData ? ctx.masterData.memo(key, load, bytes) : load();
 }
 
 /** A context for system work (CLI, jobs) that acts with full rights. */

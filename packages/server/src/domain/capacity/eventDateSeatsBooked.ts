@@ -6,7 +6,7 @@ import { capacityAllocations as ca } from '../../db/schema/index.ts';
 import { liveAt } from './used.ts';
 
 /** The allocations that are the booked seats of the dates `ids` selects, at `now`. */
-const seatsOf = (ids: SQL, now: Date): SQL => and(eq(ca.resource, 'event_date'), ids, liveAt(now))!;
+const seatsOf = (ids: SQL, now: Date | SQL): SQL => and(eq(ca.resource, 'event_date'), ids, liveAt(now))!;
 
 export async function eventDateSeatsBooked(db: DbOrTx, dateIds: number[], now: Date): Promise<Map<number, number>> {
   const out = new Map<number, number>(dateIds.map((id) => [id, 0]));
@@ -25,6 +25,6 @@ export async function eventDateSeatsBooked(db: DbOrTx, dateIds: number[], now: D
  * caller's statement), so a page of dates reads its seats in its own statement (GET /dates,
  * docs/adr/0030-event-dates-in-one-statement.md).
  */
-export function eventDateSeatsBookedSql(dateId: SQL | AnyPgColumn, now: Date): SQL {
+export function eventDateSeatsBookedSql(dateId: SQL | AnyPgColumn, now: Date | SQL): SQL {
   return sql`(select coalesce(sum(${ca.quantity}), 0)::int from ${ca} where ${seatsOf(eq(ca.resourceId, dateId), now)})`;
 }

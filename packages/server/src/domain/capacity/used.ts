@@ -10,7 +10,8 @@ import { capacityAllocations as ca } from '../../db/schema/index.ts';
 import { Coalescer } from './coalesce.ts';
 import type { Resource } from './types.ts';
 
-export function liveAt(now: Date): SQL {
+/** `now`: the instant, or a placeholder for it in a statement rendered once. */
+export function liveAt(now: Date | SQL): SQL {
   return and(isNull(ca.releasedAt), or(isNull(ca.expiresAt), gt(ca.expiresAt, now)))!;
 }
 

@@ -2,15 +2,15 @@
 // with their seats (booked counts come from the capacity module, the only definition of usage)
 // and whether the sellability rule closes them (schedules/eventDates.ts).
 import { and, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { categories, eventDates, events, languages, museums } from '../../db/schema/index.ts';
+import { categories, eventDates, events, instance, languages, museums } from '../../db/schema/index.ts';
 import { eventDateSeatsBookedSql } from '../capacity/index.ts';
 import { closedIn } from '../schedules/eventDates.ts';
 import { scheduleFrom, scheduleSql, schedulesOf, type Schedule, type ScheduleJson } from '../schedules/schedule.ts';
-import type { Ctx } from '../context.ts';
+import { masterData, type Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf, startOfLocalDay } from '../time.ts';
 import { pageOf, type LocaleMode, type Page, type Paging } from './internal.ts';
-import { pick, prefixedColumnsOf, renderOnce, rowsOf } from './pageQuery.ts';
+import { fixedStatement, keyOfSql, pick, prefixedColumnsOf, renderOnce, rowsOf } from './pageQuery.ts';
 import { AUDIT_COLUMNS, eventDateView, type Shown, type View } from './views.ts';
 
 export interface RangeInput {
@@ -78,9 +78,52 @@ const parts = {
   ),
 };
 
+/** One date of a page with everything its view needs but its seats (read live, apart). */
+interface DateRow {
+  date: Shown<typeof eventDates>;
+  event: Shown<typeof events>;
+  zone: string;
+  language: { id: number; name: string } | null;
+  category: { id: number; name: string } | null;
+}
+
+/** The shapes Drizzle's select gave (a left-joined record is null when absent). */
+function dateRowOf(r: Record<string, unknown>): DateRow {
+  return {
+    date: pick<Shown<typeof eventDates>>(r, D.keys),
+    event: pick<Shown<typeof events>>(r, E.keys),
+    zone: r.zone as string,
+    language: r.languageId === null ? null : { id: r.languageId as number, name: r.languageName as string },
+    category: r.categoryId === null ? null : { id: r.categoryId as number, name: r.categoryName as string },
+  };
+}
+
 export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from: Date; to: Date }, pg: Paging, L: LocaleMode): Promise<Page<View>> {
   const cond = datesCond(where, range);
   const now = ctx.clock.now();
+  const page = (ctx.masterData?.keeping && (await fromKeptIds(ctx, cond, pg, now))) || (await inOneStatement(ctx, cond, pg, now));
+  const { rows, booked, total } = page;
+  const scheds = page.scheds ?? (await schedulesOf(ctx, ctx.db, rows.map((r) => r.event.museumId)));
+  const closed = closedIn(scheds, rows.map((r) => ({ museumId: r.event.museumId, eventId: r.event.id, startAt: r.date.startAt, duration: r.date.duration })));
+  return pageOf(
+    rows.map((r, i) =>
+      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: booked[i]!, language: r.language, category: r.category, now, closed: closed[i]! }),
+    ),
+    total,
+    pg,
+  );
+}
+
+interface DatesOfPage {
+  rows: DateRow[];
+  /** Each row's booked seats. */
+  booked: number[];
+  total: number;
+  /** The page's museums' schedules when the statement read them (no master-data memo). */
+  scheds?: ReadonlyMap<number, Schedule>;
+}
+
+async function inOneStatement(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<DatesOfPage> {
   // The page, its total, each date's booked seats and (without the master-data memo) the
   // museums' schedules in ONE named prepared statement (pageQuery.ts, ADR 0030): one round trip,
   // planned once per connection, rows without Drizzle's select builder and row mapping.
@@ -106,35 +149,161 @@ export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from:
         unnest("all"."ids"[${pg.offset}::int + 1 : ${pg.offset}::int + ${pg.perPage}::int]) as "slice"("id")) as "page"
       ${parts.joins()}`,
   );
-  // The shapes Drizzle's select gave (a left-joined record is null when absent).
-  const rows = raw.map((r) => ({
-    date: pick<Shown<typeof eventDates>>(r, D.keys),
-    event: pick<Shown<typeof events>>(r, E.keys),
-    zone: r.zone as string,
-    language: r.languageId === null ? null : { id: r.languageId as number, name: r.languageName as string },
-    category: r.categoryId === null ? null : { id: r.categoryId as number, name: r.categoryName as string },
-    booked: r.booked as number,
-    total: Number(r.total),
-  }));
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && pg.offset > 0) {
+  const rows = raw.map(dateRowOf);
+  const booked = raw.map((r) => r.booked as number);
+  let total = raw.length > 0 ? Number(raw[0]!.total) : 0;
+  if (raw.length === 0 && pg.offset > 0) {
     const [c] = await rowsOf<{ n: number }>(ctx.db, sql`select count(*)::int as "n" from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where ${cond}`);
     total = c?.n ?? 0;
   }
-  let scheds: ReadonlyMap<number, Schedule>;
-  if (embed) {
-    const m = new Map<number, Schedule>();
-    for (const r of raw) if (r.schedule) m.set(r['e.museumId'] as number, scheduleFrom(r['e.museumId'] as number, r.schedule as ScheduleJson));
-    scheds = m;
-  } else {
-    scheds = await schedulesOf(ctx, ctx.db, rows.map((r) => r.event.museumId));
-  }
-  const closed = closedIn(scheds, rows.map((r) => ({ museumId: r.event.museumId, eventId: r.event.id, startAt: r.date.startAt, duration: r.date.duration })));
-  return pageOf(
-    rows.map((r, i) =>
-      eventDateView(ctx.principal, r.date, r.event, L, { zone: r.zone, booked: r.booked, language: r.language, category: r.category, now, closed: closed[i]! }),
-    ),
-    total,
-    pg,
-  );
+  if (!embed) return { rows, booked, total };
+  const scheds = new Map<number, Schedule>();
+  for (const r of raw) if (r.schedule) scheds.set(r['e.museumId'] as number, scheduleFrom(r['e.museumId'] as number, r.schedule as ScheduleJson));
+  return { rows, booked, total, scheds };
 }
+
+/**
+ * What a condition selects, at one catalogue version: how many dates, the ids (sorted) of the
+ * first KEPT of them, and the rows (without seats) of the pages read so far, `rows[i]` the row of
+ * `ids[i]`. Rows are added as pages are read, each from a statement of this same version; rows of
+ * one event share its record (`events`).
+ */
+interface Kept {
+  total: number;
+  ids: number[];
+  version: number;
+  rows: Array<DateRow | undefined>;
+  events: Map<number, DateRow['event']>;
+}
+
+/**
+ * A condition keeps its first this many dates: a miss reads at most this many ids, and an entry
+ * holds at most this many rows. A page past them is read the one-statement way.
+ */
+const KEPT = 2_000;
+
+/**
+ * The page from what its condition selects, kept in the master-data memo (issue #19,
+ * docs/adr/0038-event-date-pages-kept.md). Counting and sorting every date of the range was most
+ * of PostgreSQL's time for a page (600 dates: the aggregate, ≈ 0.4 of 0.7 ms), and reading and
+ * parsing 25 wide rows a large part of the server's; yet which dates a condition selects, and
+ * their rows, change only with the catalogue. Seats change with every booking: they are read live
+ * on every request, for the page's dates only.
+ *
+ * The memo is cleared by every catalogue change (NOTIFY), like every cache here. This does not
+ * rest on that alone: the page's statement also reads the catalogue version in its own snapshot,
+ * and if it is not the one the kept dates were read at (a change committed whose notice has not
+ * arrived), the page is read the one-statement way instead. Every change to the tables the
+ * condition and the rows read (event dates, events, museums, languages, categories) bumps that
+ * version in its own transaction (migrations 0001 and 0024).
+ */
+async function fromKeptIds(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<DatesOfPage | undefined> {
+  // A miss reads what the condition selects and this page in one statement, as the
+  // one-statement path does, and keeps the former.
+  let read: DatesOfPage | undefined;
+  const load = async () => {
+    const miss = await missOf(ctx, cond, pg, now);
+    read = miss.page;
+    return miss.kept;
+  };
+  const kept = await masterData(ctx, `datePages|${keyOfSql(cond)}`, load, (k) => 208 * k.ids.length);
+  if (read) return read;
+  const { total } = kept;
+  const end = Math.min(pg.offset + pg.perPage, total);
+  if (end > kept.ids.length) return undefined;
+  const slice = kept.ids.slice(pg.offset, end);
+  let all = true;
+  for (let i = pg.offset; i < end && all; i++) all = kept.rows[i] !== undefined;
+  if (all) {
+    const [r] = await seatsOfPage(ctx.db, { ids: slice, now });
+    if (r?.version !== kept.version) return undefined;
+    return { rows: kept.rows.slice(pg.offset, end) as DateRow[], booked: r.booked, total };
+  }
+  const raw = await rowsOfPage(ctx.db, { ids: slice, now });
+  if (raw[0]?.version !== kept.version) return undefined;
+  const found = raw.filter((r) => r['d.id'] !== null);
+  // Every kept id is a row of this same version (ids of deleted dates would have changed it).
+  if (found.length !== slice.length) return undefined;
+  const rows = found.map(dateRowOf);
+  keepRows(kept, pg.offset, rows);
+  return { rows, booked: found.map((r) => r.booked as number), total };
+}
+
+/**
+ * A miss: how many dates `cond` selects, the ids of the first KEPT, the catalogue version and the
+ * page's rows with their seats, from one snapshot. The same aggregate as the one-statement
+ * path's (ADR 0030); its ids ride on the page's first row only (a row of nulls but these when the
+ * page is empty).
+ */
+async function missOf(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<{ kept: Kept; page: DatesOfPage }> {
+  const raw = await rowsOf<Record<string, unknown>>(
+    ctx.db,
+    sql`${miss.head()}${cond}${miss.lateral()}, ${eventDateSeatsBookedSql(eventDates.id, now)} as "booked", "s"."n"
+      from unnest("all"."ids"[${pg.offset}::int + 1 : ${pg.offset}::int + ${pg.perPage}::int]) with ordinality as "s"("id", "n")
+      ${miss.joins()}`,
+  );
+  const first = raw[0]!;
+  const kept: Kept = { total: first.total as number, ids: first.ids as number[], version: first.version as number, rows: [], events: new Map() };
+  const found = raw.filter((r) => r['d.id'] !== null);
+  const rows = found.map(dateRowOf);
+  keepRows(kept, pg.offset, rows);
+  return { kept, page: { rows, booked: found.map((r) => r.booked as number), total: kept.total } };
+}
+
+/** Rows of a page (from `offset`) into what a condition keeps, within its first KEPT dates. */
+function keepRows(kept: Kept, offset: number, rows: DateRow[]): void {
+  for (const [i, row] of rows.entries()) {
+    if (offset + i >= kept.ids.length) break;
+    // One record per event (views only read it), not one per date.
+    const shared = kept.events.get(row.event.id);
+    if (shared) row.event = shared;
+    else kept.events.set(row.event.id, row.event);
+    kept.rows[offset + i] = row;
+  }
+}
+
+const miss = {
+  head: renderOnce(
+    () => sql`select "all"."total", "all"."version", case when "p"."n" is null or "p"."n" = 1 then "all"."ids"[1:${sql.raw(String(KEPT))}] end as "ids", "p".*
+      from (select count(*)::int as "total", coalesce(array_agg(${eventDates.id} order by ${eventDates.id}), '{}') as "ids",
+        (select ${instance.catalogVersion} from ${instance} where ${instance.id} = 1) as "version"
+      from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
+  ),
+  lateral: renderOnce(
+    () => sql`) as "all" left join lateral (select ${D.sql}, ${E.sql},
+      ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
+      ${categories.id} as "categoryId", ${categories.name} as "categoryName"`,
+  ),
+  joins: renderOnce(
+    () => sql`inner join ${eventDates} on ${eventDates.id} = "s"."id"
+      inner join ${events} on ${events.id} = ${eventDates.eventId}
+      inner join ${museums} on ${museums.id} = ${events.museumId}
+      left join ${languages} on ${languages.id} = ${eventDates.languageId}
+      left join ${categories} on ${categories.id} = ${events.categoryId}) as "p" on true order by "p"."n"`,
+  ),
+};
+
+/** The seats of the page's dates, in the page's order, and the catalogue version. */
+const seatsOfPage = fixedStatement<{ version: number; booked: number[] }>(
+  (v) => sql`select ${instance.catalogVersion} as "version",
+      array(select ${eventDateSeatsBookedSql(sql`"s"."id"`, v('now'))} from unnest(${v('ids')}::int[]) with ordinality as "s"("id", "n") order by "s"."n") as "booked"
+    from ${instance} where ${instance.id} = 1`,
+);
+
+/**
+ * The page's rows by id with their seats, and the catalogue version of the statement's snapshot on
+ * each (one row of nulls but the version when the page is empty).
+ */
+const rowsOfPage = fixedStatement<Record<string, unknown>>(
+  (v) => sql`select ${instance.catalogVersion} as "version", "p".* from ${instance} left join lateral (select ${D.sql}, ${E.sql},
+      ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
+      ${categories.id} as "categoryId", ${categories.name} as "categoryName",
+      ${eventDateSeatsBookedSql(eventDates.id, v('now'))} as "booked", "s"."n"
+      from unnest(${v('ids')}::int[]) with ordinality as "s"("id", "n")
+      inner join ${eventDates} on ${eventDates.id} = "s"."id"
+      inner join ${events} on ${events.id} = ${eventDates.eventId}
+      inner join ${museums} on ${museums.id} = ${events.museumId}
+      left join ${languages} on ${languages.id} = ${eventDates.languageId}
+      left join ${categories} on ${categories.id} = ${events.categoryId}) as "p" on true
+    where ${instance.id} = 1 order by "p"."n"`,
+);

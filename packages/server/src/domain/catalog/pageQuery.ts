@@ -102,6 +102,15 @@ function nameOf(text: string): string | undefined {
   return name;
 }
 
+/**
+ * A condition's text and values as one string: two conditions with the same key select the same
+ * rows. For memos of what a condition selects (datesPage.ts).
+ */
+export function keyOfSql(q: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(q);
+  return `${text}|${JSON.stringify(params)}`;
+}
+
 /** The pool behind a handle: reads outside a transaction go to it directly. */
 function poolOf(db: DbOrTx): pg.Pool | undefined {
   return (db as { $client?: pg.Pool }).$client;
@@ -119,6 +128,24 @@ async function run<R>(pool: pg.Pool, text: string, params: unknown[]): Promise<R
   const name = nameOf(text);
   const r = await pool.query(name ? { name, text, values: params } : { text, values: params });
   return r.rows as R[];
+}
+
+/**
+ * A statement whose text never changes: `build` names its values (`v('ids')`), it is rendered on
+ * first use with named placeholders, and each call fills in its own values. On a handle without
+ * a pool (a transaction) it is rendered per call with the values as ordinary parameters.
+ */
+export function fixedStatement<R>(build: (v: (name: string) => SQL) => SQL): (db: DbOrTx, values: Record<string, unknown>) => Promise<R[]> {
+  let kept: { text: string; params: unknown[] } | undefined;
+  return (db, values) => {
+    const pool = poolOf(db);
+    if (!pool) return rowsOf<R>(db, build((name) => sql`${sql.param(values[name])}`));
+    if (!kept) {
+      const q = dialect.sqlToQuery(build((name) => sql`${sql.placeholder(name)}`));
+      kept = { text: q.sql, params: q.params };
+    }
+    return run<R>(pool, kept.text, fillPlaceholders(kept.params, values));
+  };
 }
 
 // Statements rendered once per shape (issue #19, docs/adr/0032-catalogue-statements-by-shape.md).
