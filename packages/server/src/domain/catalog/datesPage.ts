@@ -56,11 +56,16 @@ export function datesCond(where: SQL | undefined, range: { from: Date; to: Date 
 // the costliest values to parse (views.ts#Shown).
 const D = prefixedColumnsOf(eventDates, 'd.', AUDIT_COLUMNS);
 const E = prefixedColumnsOf(events, 'e.', AUDIT_COLUMNS);
+/** A date's columns (`dateRowOf`), for every statement here. */
+const rowColumns = () => sql`${D.sql}, ${E.sql}, ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
+  ${categories.id} as "categoryId", ${categories.name} as "categoryName"`;
+/** From a date (`event_dates` joined by id) to what its row shows. */
+const rowJoins = () => sql`inner join ${events} on ${events.id} = ${eventDates.eventId}
+  inner join ${museums} on ${museums.id} = ${events.museumId}
+  left join ${languages} on ${languages.id} = ${eventDates.languageId}
+  left join ${categories} on ${categories.id} = ${events.categoryId}`;
 const parts = {
-  select: renderOnce(
-    () => sql`select ${D.sql}, ${E.sql}, ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
-      ${categories.id} as "categoryId", ${categories.name} as "categoryName", "page"."total"`,
-  ),
+  select: renderOnce(() => sql`select ${rowColumns()}, "page"."total"`),
   schedule: renderOnce(
     () => sql`, case when row_number() over (partition by ${events.museumId} order by ${eventDates.id}) = 1 then ${scheduleSql(events.museumId)} end as "schedule"`,
   ),
@@ -69,12 +74,7 @@ const parts = {
         from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
   ),
   joins: renderOnce(
-    () => sql`inner join ${eventDates} on ${eventDates.id} = "page"."id"
-      inner join ${events} on ${events.id} = ${eventDates.eventId}
-      inner join ${museums} on ${museums.id} = ${events.museumId}
-      left join ${languages} on ${languages.id} = ${eventDates.languageId}
-      left join ${categories} on ${categories.id} = ${events.categoryId}
-      order by ${eventDates.id}`,
+    () => sql`inner join ${eventDates} on ${eventDates.id} = "page"."id" ${rowJoins()} order by ${eventDates.id}`,
   ),
 };
 
@@ -270,16 +270,10 @@ const miss = {
       from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
   ),
   lateral: renderOnce(
-    () => sql`) as "all" left join lateral (select ${D.sql}, ${E.sql},
-      ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
-      ${categories.id} as "categoryId", ${categories.name} as "categoryName"`,
+    () => sql`) as "all" left join lateral (select ${rowColumns()}`,
   ),
   joins: renderOnce(
-    () => sql`inner join ${eventDates} on ${eventDates.id} = "s"."id"
-      inner join ${events} on ${events.id} = ${eventDates.eventId}
-      inner join ${museums} on ${museums.id} = ${events.museumId}
-      left join ${languages} on ${languages.id} = ${eventDates.languageId}
-      left join ${categories} on ${categories.id} = ${events.categoryId}) as "p" on true order by "p"."n"`,
+    () => sql`inner join ${eventDates} on ${eventDates.id} = "s"."id" ${rowJoins()}) as "p" on true order by "p"."n"`,
   ),
 };
 
@@ -295,15 +289,9 @@ const seatsOfPage = fixedStatement<{ version: number; booked: number[] }>(
  * each (one row of nulls but the version when the page is empty).
  */
 const rowsOfPage = fixedStatement<Record<string, unknown>>(
-  (v) => sql`select ${instance.catalogVersion} as "version", "p".* from ${instance} left join lateral (select ${D.sql}, ${E.sql},
-      ${museums.timeZone} as "zone", ${languages.id} as "languageId", ${languages.name} as "languageName",
-      ${categories.id} as "categoryId", ${categories.name} as "categoryName",
+  (v) => sql`select ${instance.catalogVersion} as "version", "p".* from ${instance} left join lateral (select ${rowColumns()},
       ${eventDateSeatsBookedSql(eventDates.id, v('now'))} as "booked", "s"."n"
       from unnest(${v('ids')}::int[]) with ordinality as "s"("id", "n")
-      inner join ${eventDates} on ${eventDates.id} = "s"."id"
-      inner join ${events} on ${events.id} = ${eventDates.eventId}
-      inner join ${museums} on ${museums.id} = ${events.museumId}
-      left join ${languages} on ${languages.id} = ${eventDates.languageId}
-      left join ${categories} on ${categories.id} = ${events.categoryId}) as "p" on true
+      inner join ${eventDates} on ${eventDates.id} = "s"."id" ${rowJoins()}) as "p" on true
     where ${instance.id} = 1 order by "p"."n"`,
 );
