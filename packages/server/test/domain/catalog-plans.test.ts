@@ -86,10 +86,10 @@ test('a page of tickets counts and skips its offset in the channel index alone (
 test('the trigram indexes keep no pending list (fastupdate off, migration 0030)', async () => {
   const { rows } = await database.pool.query<{ name: string; options: string[] | null }>(
     `select c.relname as name, c.reloptions as options from pg_class c join pg_am a on a.oid = c.relam
-      where a.amname = 'gin' and c.relname like '%\\_title\\_trgm'`,
+      where a.amname = 'gin' and c.relname like '%\\_title\\_search\\_trgm'`,
   );
   // Where pg_trgm is missing (migration 0025) there is no index to check.
   if (rows.length === 0) return;
-  assert.deepEqual(rows.map((r) => r.name).sort(), ['events_title_trgm', 'exhibitions_title_trgm', 'museums_title_trgm', 'tickets_title_trgm', 'tours_title_trgm']);
+  assert.deepEqual(rows.map((r) => r.name).sort(), ['events_title_search_trgm', 'exhibitions_title_search_trgm', 'museums_title_search_trgm', 'tickets_title_search_trgm', 'tours_title_search_trgm']);
   for (const r of rows) assert.deepEqual(r.options, ['fastupdate=off'], r.name);
 });
