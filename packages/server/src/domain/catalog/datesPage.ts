@@ -50,9 +50,8 @@ export function datesCond(where: SQL | undefined, range: { from: Date; to: Date 
   return and(where, sql`${eventDates.active}`, gte(eventDates.startAt, range.from), lt(eventDates.startAt, range.to))!;
 }
 
-// The statement's fixed parts, rendered to text once (pageQuery.ts renderOnce). Only the WHERE,
-// the seats' sub-select (it carries `now`) and the page's bounds are rendered per request.
-// Without the audit timestamps, which no view of a date shows: 4 of the 5 timestamps of a row,
+// The statements' fixed parts are rendered to text once (pageQuery.ts renderOnce). A date's
+// columns come without the audit timestamps, which no view of a date shows: 4 of the 5 timestamps of a row,
 // the costliest values to parse (views.ts#Shown).
 const D = prefixedColumnsOf(eventDates, 'd.', AUDIT_COLUMNS);
 const E = prefixedColumnsOf(events, 'e.', AUDIT_COLUMNS);
@@ -64,20 +63,6 @@ const rowJoins = () => sql`inner join ${events} on ${events.id} = ${eventDates.e
   inner join ${museums} on ${museums.id} = ${events.museumId}
   left join ${languages} on ${languages.id} = ${eventDates.languageId}
   left join ${categories} on ${categories.id} = ${events.categoryId}`;
-const parts = {
-  select: renderOnce(() => sql`select ${rowColumns()}, "page"."total"`),
-  schedule: renderOnce(
-    () => sql`, case when row_number() over (partition by ${events.museumId} order by ${eventDates.id}) = 1 then ${scheduleSql(events.museumId)} end as "schedule"`,
-  ),
-  from: renderOnce(
-    () => sql`from (select "slice"."id", "all"."total" from (select array_agg(${eventDates.id} order by ${eventDates.id}) as "ids", count(*) as "total"
-        from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
-  ),
-  joins: renderOnce(
-    () => sql`inner join ${eventDates} on ${eventDates.id} = "page"."id" ${rowJoins()} order by ${eventDates.id}`,
-  ),
-};
-
 /** One date of a page with everything its view needs but its seats (read live, apart). */
 interface DateRow {
   date: Shown<typeof eventDates>;
@@ -101,7 +86,7 @@ function dateRowOf(r: Record<string, unknown>): DateRow {
 export async function datesPage(ctx: Ctx, where: SQL | undefined, range: { from: Date; to: Date }, pg: Paging, L: LocaleMode): Promise<Page<View>> {
   const cond = datesCond(where, range);
   const now = ctx.clock.now();
-  const page = (ctx.masterData?.keeping && (await fromKeptIds(ctx, cond, pg, now))) || (await inOneStatement(ctx, cond, pg, now));
+  const page = (ctx.masterData?.keeping && (await fromKeptIds(ctx, cond, pg, now))) || (await inOneStatement(ctx, cond, pg, now, 0)).page;
   const { rows, booked, total } = page;
   const scheds = page.scheds ?? (await schedulesOf(ctx, ctx.db, rows.map((r) => r.event.museumId)));
   const closed = closedIn(scheds, rows.map((r) => ({ museumId: r.event.museumId, eventId: r.event.id, startAt: r.date.startAt, duration: r.date.duration })));
@@ -123,44 +108,68 @@ interface DatesOfPage {
   scheds?: ReadonlyMap<number, Schedule>;
 }
 
-async function inOneStatement(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<DatesOfPage> {
-  // The page, its total, each date's booked seats and (without the master-data memo) the
-  // museums' schedules in ONE named prepared statement (pageQuery.ts, ADR 0030): one round trip,
-  // planned once per connection, rows without Drizzle's select builder and row mapping.
-  //
-  // The page's ids and the total come from one aggregate over the matching dates' ids: their
-  // count, and the ids sorted, of which the page is a slice. The dates of the range come from the
-  // covering index of migration 0027 (start_at, with event_id and id, active dates only) without
-  // reading the table. A window (`count(*) over ()` with ORDER BY … LIMIT) gave the same ids and
-  // total at three times the CPU in PostgreSQL: it kept every matching row and then sorted them
-  // for the top 25 (700 dates: 0.75 → 0.25 ms per execution; ADR 0030). Only the page's 25 dates
-  // are joined back for their columns. A page past the end has no row to carry the total and
-  // counts on its own.
-  //
-  // Seats are the capacity module's own count (`eventDateSeatsBookedSql`, the sub-select form of
-  // `eventDateSeatsBooked`), run for the page's rows only. A museum's schedule is the schedule
-  // module's own json (`scheduleSql`), read on the first row of each museum of the page; with the
-  // memo (src/cache/masterData.ts) it comes from there instead, once per catalogue change.
+/** A page's rows and seats from a statement's rows (a row of nulls, for an empty page, is none). */
+function pageRowsOf(raw: Array<Record<string, unknown>>): { rows: DateRow[]; booked: number[] } {
+  const found = raw.filter((r) => r['d.id'] !== null);
+  return { rows: found.map(dateRowOf), booked: found.map((r) => r.booked as number) };
+}
+
+/**
+ * The page, its total, each date's booked seats and (without the master-data memo) the museums'
+ * schedules in ONE named prepared statement (pageQuery.ts, ADR 0030): one round trip, planned
+ * once per connection, rows without Drizzle's select builder and row mapping. With them come the
+ * ids of the first `keep` dates and the catalogue version, all from one snapshot: what a
+ * condition keeps on a miss (`fromKeptIds`; `keep` 0 reads none).
+ *
+ * The page's ids and the total come from one aggregate over the matching dates' ids: their
+ * count, and the ids sorted, of which the page is a slice. The dates of the range come from the
+ * covering index of migration 0027 (start_at, with event_id and id, active dates only) without
+ * reading the table. A window (`count(*) over ()` with ORDER BY … LIMIT) gave the same ids and
+ * total at three times the CPU in PostgreSQL: it kept every matching row and then sorted them for
+ * the top 25 (700 dates: 0.75 → 0.25 ms per execution; ADR 0030). Only the page's 25 dates are
+ * joined back for their columns, in a lateral join, so a page past the end is still one row (of
+ * nulls) with the total. The kept ids ride on the first row only.
+ *
+ * Seats are the capacity module's own count (`eventDateSeatsBookedSql`, the sub-select form of
+ * `eventDateSeatsBooked`), run for the page's rows only. A museum's schedule is the schedule
+ * module's own json (`scheduleSql`), read on the first row of each museum of the page; with the
+ * memo (src/cache/masterData.ts) it comes from there instead, once per catalogue change.
+ */
+async function inOneStatement(ctx: Ctx, cond: SQL, pg: Paging, now: Date, keep: number): Promise<{ page: DatesOfPage; kept: Kept }> {
   const embed = ctx.masterData === undefined;
   const raw = await rowsOf<Record<string, unknown>>(
     ctx.db,
-    sql`${parts.select()}, ${eventDateSeatsBookedSql(eventDates.id, now)} as "booked"${embed ? parts.schedule() : sql``}
-      ${parts.from()}${cond}) as "all",
-        unnest("all"."ids"[${pg.offset}::int + 1 : ${pg.offset}::int + ${pg.perPage}::int]) as "slice"("id")) as "page"
-      ${parts.joins()}`,
+    sql`${one.head()}${keep}::int${one.from()}${cond}${one.lateral()}, ${eventDateSeatsBookedSql(eventDates.id, now)} as "booked"${embed ? one.schedule() : sql``}
+      from unnest("all"."ids"[${pg.offset}::int + 1 : ${pg.offset}::int + ${pg.perPage}::int]) with ordinality as "s"("id", "n")
+      ${one.joins()}`,
   );
-  const rows = raw.map(dateRowOf);
-  const booked = raw.map((r) => r.booked as number);
-  let total = raw.length > 0 ? Number(raw[0]!.total) : 0;
-  if (raw.length === 0 && pg.offset > 0) {
-    const [c] = await rowsOf<{ n: number }>(ctx.db, sql`select count(*)::int as "n" from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where ${cond}`);
-    total = c?.n ?? 0;
+  const first = raw[0]!;
+  const kept: Kept = { total: first.total as number, ids: first.ids as number[], version: first.version as number, rows: [], events: new Map() };
+  const { rows, booked } = pageRowsOf(raw);
+  keepRows(kept, pg.offset, rows);
+  const page: DatesOfPage = { rows, booked, total: kept.total };
+  if (embed) {
+    const scheds = new Map<number, Schedule>();
+    for (const r of raw) if (r.schedule) scheds.set(r['e.museumId'] as number, scheduleFrom(r['e.museumId'] as number, r.schedule as ScheduleJson));
+    page.scheds = scheds;
   }
-  if (!embed) return { rows, booked, total };
-  const scheds = new Map<number, Schedule>();
-  for (const r of raw) if (r.schedule) scheds.set(r['e.museumId'] as number, scheduleFrom(r['e.museumId'] as number, r.schedule as ScheduleJson));
-  return { rows, booked, total, scheds };
+  return { page, kept };
 }
+
+const one = {
+  head: renderOnce(() => sql`select "all"."total", "all"."version", case when "p"."n" is null or "p"."n" = 1 then "all"."ids"[1:`),
+  from: renderOnce(
+    () => sql`] end as "ids", "p".*
+      from (select count(*)::int as "total", coalesce(array_agg(${eventDates.id} order by ${eventDates.id}), '{}') as "ids",
+        (select ${instance.catalogVersion} from ${instance} where ${instance.id} = 1) as "version"
+      from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
+  ),
+  lateral: renderOnce(() => sql`) as "all" left join lateral (select ${rowColumns()}, "s"."n"`),
+  schedule: renderOnce(
+    () => sql`, case when row_number() over (partition by ${events.museumId} order by ${eventDates.id}) = 1 then ${scheduleSql(events.museumId)} end as "schedule"`,
+  ),
+  joins: renderOnce(() => sql`inner join ${eventDates} on ${eventDates.id} = "s"."id" ${rowJoins()}) as "p" on true order by "p"."n"`),
+};
 
 /**
  * What a condition selects, at one catalogue version: how many dates, the ids (sorted) of the
@@ -198,11 +207,10 @@ const KEPT = 2_000;
  * version in its own transaction (migrations 0001 and 0024).
  */
 async function fromKeptIds(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<DatesOfPage | undefined> {
-  // A miss reads what the condition selects and this page in one statement, as the
-  // one-statement path does, and keeps the former.
+  // A miss is the one-statement read, which also gives what the condition keeps.
   let read: DatesOfPage | undefined;
   const load = async () => {
-    const miss = await missOf(ctx, cond, pg, now);
+    const miss = await inOneStatement(ctx, cond, pg, now, KEPT);
     read = miss.page;
     return miss.kept;
   };
@@ -221,33 +229,11 @@ async function fromKeptIds(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<
   }
   const raw = await rowsOfPage(ctx.db, { ids: slice, now });
   if (raw[0]?.version !== kept.version) return undefined;
-  const found = raw.filter((r) => r['d.id'] !== null);
+  const { rows, booked } = pageRowsOf(raw);
   // Every kept id is a row of this same version (ids of deleted dates would have changed it).
-  if (found.length !== slice.length) return undefined;
-  const rows = found.map(dateRowOf);
+  if (rows.length !== slice.length) return undefined;
   keepRows(kept, pg.offset, rows);
-  return { rows, booked: found.map((r) => r.booked as number), total };
-}
-
-/**
- * A miss: how many dates `cond` selects, the ids of the first KEPT, the catalogue version and the
- * page's rows with their seats, from one snapshot. The same aggregate as the one-statement
- * path's (ADR 0030); its ids ride on the page's first row only (a row of nulls but these when the
- * page is empty).
- */
-async function missOf(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<{ kept: Kept; page: DatesOfPage }> {
-  const raw = await rowsOf<Record<string, unknown>>(
-    ctx.db,
-    sql`${miss.head()}${cond}${miss.lateral()}, ${eventDateSeatsBookedSql(eventDates.id, now)} as "booked", "s"."n"
-      from unnest("all"."ids"[${pg.offset}::int + 1 : ${pg.offset}::int + ${pg.perPage}::int]) with ordinality as "s"("id", "n")
-      ${miss.joins()}`,
-  );
-  const first = raw[0]!;
-  const kept: Kept = { total: first.total as number, ids: first.ids as number[], version: first.version as number, rows: [], events: new Map() };
-  const found = raw.filter((r) => r['d.id'] !== null);
-  const rows = found.map(dateRowOf);
-  keepRows(kept, pg.offset, rows);
-  return { kept, page: { rows, booked: found.map((r) => r.booked as number), total: kept.total } };
+  return { rows, booked, total };
 }
 
 /** Rows of a page (from `offset`) into what a condition keeps, within its first KEPT dates. */
@@ -261,21 +247,6 @@ function keepRows(kept: Kept, offset: number, rows: DateRow[]): void {
     kept.rows[offset + i] = row;
   }
 }
-
-const miss = {
-  head: renderOnce(
-    () => sql`select "all"."total", "all"."version", case when "p"."n" is null or "p"."n" = 1 then "all"."ids"[1:${sql.raw(String(KEPT))}] end as "ids", "p".*
-      from (select count(*)::int as "total", coalesce(array_agg(${eventDates.id} order by ${eventDates.id}), '{}') as "ids",
-        (select ${instance.catalogVersion} from ${instance} where ${instance.id} = 1) as "version"
-      from ${eventDates} inner join ${events} on ${events.id} = ${eventDates.eventId} where `,
-  ),
-  lateral: renderOnce(
-    () => sql`) as "all" left join lateral (select ${rowColumns()}`,
-  ),
-  joins: renderOnce(
-    () => sql`inner join ${eventDates} on ${eventDates.id} = "s"."id" ${rowJoins()}) as "p" on true order by "p"."n"`,
-  ),
-};
 
 /** The seats of the page's dates, in the page's order, and the catalogue version. */
 const seatsOfPage = fixedStatement<{ version: number; booked: number[] }>(
