@@ -14,11 +14,10 @@
 //   own compiled serializer for the item schema (routes/catalog/common.ts).
 // test/http/catalog-cache-equivalence.test.ts compares the answers byte for byte.
 import { getTableName } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
 import type { Principal } from '../principal.ts';
 import type { LocaleMode, Page, Paging } from './internal.ts';
 import { pageOf } from './internal.ts';
-import { pageRows, pageVersions, rowsByIds, type GroupedExtra, type PageSpec } from './pageQuery.ts';
+import { pageRows, pageVersions, rowsByIds, type GroupedExtra, type PageSource, type PageSpec } from './pageQuery.ts';
 import type { View } from './views.ts';
 
 /** A process's store of row JSON (src/cache/rows.ts). */
@@ -67,14 +66,15 @@ export function localeKey(L: LocaleMode): string {
 }
 
 /** The plain path: rows, then views (the route's schema serializes them). */
-export async function pageOfViews<R>(db: DbOrTx, plan: PagePlan<R>): Promise<Page<View>> {
-  const { rows, total } = await pageRows<R>(db, plan.spec);
+export async function pageOfViews<R>(src: PageSource, plan: PagePlan<R>): Promise<Page<View>> {
+  const { rows, total } = await pageRows<R>(src, plan.spec);
   return pageOf(rows.map((r) => plan.view(r)), total, plan.paging);
 }
 
 /** The same page as `pageOfViews`, each item as its JSON text, from kept fragments where possible. */
-export async function pageOfJson<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
-  const { rows, total } = await pageVersions<Record<string, unknown>>(db, plan.spec, plan.groupedExtra);
+export async function pageOfJson<R>(src: PageSource, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
+  const { db } = src;
+  const { rows, total } = await pageVersions<Record<string, unknown>>(src, plan.spec, plan.groupedExtra);
   const now = Date.now();
   const table = plan.spec.table;
   const prefix = `${getTableName(table)}|${plan.context}|`;
@@ -96,7 +96,7 @@ export async function pageOfJson<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut)
     const byId = new Map(fetched.map((f) => [f.id, f]));
     // Changed (or gone) since the page was read: the page would mix two states. Read it again in
     // one statement, as the plain path does, and keep nothing from this round.
-    if (missing.some((i) => byId.get(rows[i]!.id)?.__v !== rows[i]!.__v)) return fallback(db, plan, out);
+    if (missing.some((i) => byId.get(rows[i]!.id)?.__v !== rows[i]!.__v)) return fallback(src, plan, out);
     for (const i of missing) {
       const listed = rows[i]!;
       const row = byId.get(listed.id)!;
@@ -109,7 +109,7 @@ export async function pageOfJson<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut)
   return pageOf(items, total, plan.paging);
 }
 
-async function fallback<R>(db: DbOrTx, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
-  const page = await pageOfViews(db, plan);
+async function fallback<R>(src: PageSource, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
+  const page = await pageOfViews(src, plan);
   return { ...page, items: page.items.map((v) => out.render(v)) };
 }

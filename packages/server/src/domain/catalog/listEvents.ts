@@ -20,12 +20,12 @@ export interface ListEventsInput extends ListInput {
 }
 
 export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page<View>> {
-  return pageOfViews(ctx.db, eventsPlan(ctx, input));
+  return pageOfViews(ctx, eventsPlan(ctx, input));
 }
 
 /** The same page, each event as its JSON text, from row fragments where kept (fragments.ts). */
 export async function listEventsJson(ctx: Ctx, input: ListEventsInput, out: JsonOut): Promise<Page<string>> {
-  return pageOfJson(ctx.db, eventsPlan(ctx, input), out);
+  return pageOfJson(ctx, eventsPlan(ctx, input), out);
 }
 
 type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };

@@ -13,12 +13,12 @@ export interface ListExhibitionsInput extends ListInput {
 }
 
 export async function listExhibitions(ctx: Ctx, input: ListExhibitionsInput): Promise<Page<View>> {
-  return pageOfViews(ctx.db, exhibitionsPlan(ctx, input));
+  return pageOfViews(ctx, exhibitionsPlan(ctx, input));
 }
 
 /** The same page, each exhibition as its JSON text, from row fragments where kept (fragments.ts). */
 export async function listExhibitionsJson(ctx: Ctx, input: ListExhibitionsInput, out: JsonOut): Promise<Page<string>> {
-  return pageOfJson(ctx.db, exhibitionsPlan(ctx, input), out);
+  return pageOfJson(ctx, exhibitionsPlan(ctx, input), out);
 }
 
 function exhibitionsPlan(ctx: Ctx, input: ListExhibitionsInput): PagePlan<typeof exhibitions.$inferSelect> {

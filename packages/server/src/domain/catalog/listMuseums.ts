@@ -9,12 +9,12 @@ import { inScopeSql, visibleShape } from './visibilitySql.ts';
 
 /** Museums inside the caller's scope (museums have no sales channels). */
 export async function listMuseums(ctx: Ctx, input: ListInput): Promise<Page<View>> {
-  return pageOfViews(ctx.db, museumsPlan(ctx, input));
+  return pageOfViews(ctx, museumsPlan(ctx, input));
 }
 
 /** The same page, each museum as its JSON text, from row fragments where kept (fragments.ts). */
 export async function listMuseumsJson(ctx: Ctx, input: ListInput, out: JsonOut): Promise<Page<string>> {
-  return pageOfJson(ctx.db, museumsPlan(ctx, input), out);
+  return pageOfJson(ctx, museumsPlan(ctx, input), out);
 }
 
 function museumsPlan(ctx: Ctx, input: ListInput): PagePlan<typeof museums.$inferSelect> {

@@ -29,12 +29,12 @@ export function validAtOf(ctx: Ctx, raw: string | undefined): string {
 
 /** Tickets the caller may see that are valid on `valid_at`. */
 export async function listTickets(ctx: Ctx, input: ListTicketsInput): Promise<Page<View>> {
-  return pageOfViews(ctx.db, ticketsPlan(ctx, input));
+  return pageOfViews(ctx, ticketsPlan(ctx, input));
 }
 
 /** The same page, each ticket as its JSON text, from row fragments where kept (fragments.ts). */
 export async function listTicketsJson(ctx: Ctx, input: ListTicketsInput, out: JsonOut): Promise<Page<string>> {
-  return pageOfJson(ctx.db, ticketsPlan(ctx, input), out);
+  return pageOfJson(ctx, ticketsPlan(ctx, input), out);
 }
 
 type TicketRow = typeof tickets.$inferSelect & { quotaIds: number[] };

@@ -20,12 +20,12 @@ export interface ListToursInput extends ListInput {
 }
 
 export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<View>> {
-  return pageOfViews(ctx.db, toursPlan(ctx, input));
+  return pageOfViews(ctx, toursPlan(ctx, input));
 }
 
 /** The same page, each tour as its JSON text, from row fragments where kept (fragments.ts). */
 export async function listToursJson(ctx: Ctx, input: ListToursInput, out: JsonOut): Promise<Page<string>> {
-  return pageOfJson(ctx.db, toursPlan(ctx, input), out);
+  return pageOfJson(ctx, toursPlan(ctx, input), out);
 }
 
 type TourRow = typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };

@@ -13,6 +13,8 @@ import { fillPlaceholders, getTableColumns, getTableName, is, Placeholder, sql, 
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { DbOrTx } from '../../db/client.ts';
+import { instance } from '../../db/schema/index.ts';
+import type { MasterDataMemo } from '../context.ts';
 
 const dialect = new PgDialect({ casing: 'snake_case' });
 
@@ -268,21 +270,68 @@ export interface PageSpec {
   shape?: Shape | undefined;
 }
 
+/** Where a page is read from: the database, and the master-data memo that keeps totals (`counted`). */
+export interface PageSource {
+  db: DbOrTx;
+  masterData?: MasterDataMemo | undefined;
+}
+
 /**
  * A page of `spec.table` and the total count of matching rows. The count rides on every row
- * (`count(*) over ()`); only a page past the end, which has no row to carry it, costs a second
- * statement.
+ * (`count(*) over ()`, or an aggregate of its own with `countApart`); only a page past the end,
+ * which has no row to carry it, costs a second statement.
  *
  * The window counts ids only, then the page's 25 rows are joined back for their columns: a
  * window over whole rows copies every matching row (2,000 tickets with their texts) into its
  * buffer, 3 of the 4 ms of a large catalogue's page in PostgreSQL (EXPLAIN ANALYZE, ADR 0026).
  */
-export async function pageRows<R>(db: DbOrTx, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
-  const rows = await rowsOfShape<R & { __total: number }>(db, keyOf('rows', spec), valuesOf(spec), () => {
+export async function pageRows<R>(src: PageSource, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
+  return counted<R>(src, spec, 'rows', '', (keptTotal) => {
     const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
-    return sql`select ${spec.table}.*${extra} from (${pageSql(spec)}) as ${spec.table} order by ${spec.order}`;
+    return sql`select ${spec.table}.*${extra} from (${pageSql(spec, keptTotal)}) as ${spec.table} order by ${spec.order}`;
   });
-  return { rows, total: await totalOf(db, spec, rows) };
+}
+
+/** A total kept for a condition (`counted`): the count, at the catalogue version it was read at. */
+interface KeptTotal {
+  total: number;
+  version: number;
+}
+
+/** No kept total: the statement counts (no catalogue version is negative). */
+const NO_TOTAL: KeptTotal = { total: 0, version: -1 };
+
+/**
+ * Runs a page's statement (`build`) and returns its rows and total. A page that counts apart,
+ * read while the master-data memo keeps values, keeps its total per condition (issue #19,
+ * docs/adr/0040-list-totals-kept.md): the count of every matching row was most of
+ * PostgreSQL's work for a page of a large catalogue (2,030 tickets: ≈ 0.2 of 0.3 ms), yet it
+ * changes only with the catalogue, and the next page, another locale or a page size of the same
+ * condition (each its own answer-cache miss) counted again.
+ *
+ * The kept total is used only by the statement itself: it reads the catalogue version in its own
+ * snapshot and counts after all when that is not the kept one (`ofPage`), so a change whose
+ * notice has not arrived gives the same total as with no memo. Every change to a table a
+ * catalogue list's condition reads bumps that version in its own transaction (migration 0001).
+ */
+async function counted<R>(src: PageSource, spec: PageSpec, kind: string, more: string, build: (keptTotal: boolean) => SQL): Promise<{ rows: R[]; total: number }> {
+  const memo = spec.countApart && spec.shape && src.masterData?.keeping ? src.masterData : undefined;
+  if (!memo) {
+    const rows = await rowsOfShape<R & { __total: number }>(src.db, keyOf(kind, spec, more), valuesOf(spec), () => build(false));
+    return { rows, total: await totalOf(src.db, spec, rows) };
+  }
+  const run = (kept: KeptTotal) =>
+    rowsOfShape<R & { __total: number; __cv: number }>(src.db, keyOf(kind, spec, `${more}t`), { ...valuesOf(spec), __kv: kept.version, __kt: kept.total }, () => build(true));
+  let read: Array<R & { __total: number; __cv: number }> | undefined;
+  const load = async (): Promise<KeptTotal> => {
+    read = await run(NO_TOTAL);
+    const first = read[0];
+    return first ? { total: first.__total, version: first.__cv } : NO_TOTAL;
+  };
+  // Keyed by what the count depends on: the WHERE's text (its shape) and its values.
+  const kept = await memo.memo(`pageTotal|${keyOf('count', spec)}|${JSON.stringify(spec.shape!.values)}`, load, () => 64);
+  const rows = read ?? (await run(kept));
+  return { rows, total: await totalOf(src.db, spec, rows) };
 }
 
 /** The kept statement's key for one kind of statement of a shaped page. */
@@ -291,8 +340,8 @@ function keyOf(kind: string, spec: PageSpec, more = ''): string | undefined {
 }
 
 /** The page's rows with their total, as a sub-select named like the table (`pageRows`). */
-function pageSql(spec: PageSpec): SQL {
-  if (spec.countApart) return ofPage(spec, columnsOf(spec.table));
+function pageSql(spec: PageSpec, keptTotal: boolean): SQL {
+  if (spec.countApart) return ofPage(spec, columnsOf(spec.table), keptTotal);
   const { where, id } = whereAndId(spec);
   const ids = sql`select ${id} as "__id", count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order}${limitOffset(spec)}`;
   return sql`select ${columnsOf(spec.table)}, "__page"."__total" from (${ids}) as "__page" join ${spec.table} on ${id} = "__page"."__id"`;
@@ -306,11 +355,26 @@ function pageSql(spec: PageSpec): SQL {
  * (xmin) in the same scan fetched every skipped row from the table (page 40 of 2,030 tickets:
  * 0.77 → 0.37 ms of PostgreSQL, pgbench).
  */
-function ofPage(spec: PageSpec, columns: SQL): SQL {
+function ofPage(spec: PageSpec, columns: SQL, keptTotal: boolean): SQL {
   const { where, id } = whereAndId(spec);
   const ids = sql`select ${id} from ${spec.table}${where} order by ${spec.order}${limitOffset(spec)}`;
-  return sql`select ${columns}, (select count(*) from ${spec.table}${where}) as "__total" from ${spec.table} where ${id} = any(array(${ids}))`;
+  const count = sql`(select count(*) from ${spec.table}${where})`;
+  if (!keptTotal) return sql`select ${columns}, ${count} as "__total" from ${spec.table} where ${id} = any(array(${ids}))`;
+  return sql`select ${columns}, ${totalOrCount(count)} from ${spec.table}${atVersion()} where ${id} = any(array(${ids}))`;
 }
+
+/**
+ * `"__total"`: a kept total (`counted`) if the catalogue version of this statement's snapshot is
+ * the one it was read at, else `count`; and that version as `"__cv"`. PostgreSQL runs the
+ * sub-select of a CASE branch (an InitPlan) only when the branch is taken, so a kept total costs
+ * no count.
+ */
+function totalOrCount(count: SQL): SQL {
+  return sql`case when "__i"."v" = ${sql.placeholder('__kv')}::bigint then ${sql.placeholder('__kt')}::bigint else ${count} end as "__total", "__i"."v" as "__cv"`;
+}
+
+/** The catalogue version, read once per statement: joined as `"__i"."v"` (one row, always there). */
+const atVersion = renderOnce(() => sql` cross join (select ${instance.catalogVersion} as "v" from ${instance} where ${instance.id} = 1) as "__i"`);
 
 /**
  * ` limit … offset …`, by name for a shaped page (`valuesOf` gives their values).
@@ -366,12 +430,11 @@ export interface GroupedExtra {
  * are not joined back: the window's rows are as narrow as in `pageRows`. With `grouped`, the extras come from it instead of
  * `spec.extra` (the same values, computed per page). For row fragments (fragments.ts).
  */
-export async function pageVersions<R>(db: DbOrTx, spec: PageSpec, grouped?: GroupedExtra): Promise<{ rows: Array<R & Versioned>; total: number }> {
-  const rows = await rowsOfShape<R & Versioned & { __total: number }>(db, keyOf('versions', spec, grouped ? 'g' : ''), valuesOf(spec), () => versionsSql(spec, grouped));
-  return { rows, total: await totalOf(db, spec, rows) };
+export async function pageVersions<R>(src: PageSource, spec: PageSpec, grouped?: GroupedExtra): Promise<{ rows: Array<R & Versioned>; total: number }> {
+  return counted<R & Versioned>(src, spec, 'versions', grouped ? 'g' : '', (keptTotal) => versionsSql(spec, grouped, keptTotal));
 }
 
-function versionsSql(spec: PageSpec, grouped: GroupedExtra | undefined): SQL {
+function versionsSql(spec: PageSpec, grouped: GroupedExtra | undefined, keptTotal: boolean): SQL {
   const { where, id } = whereAndId(spec);
   const narrow = spec.narrow ? sql`, ${spec.narrow}` : sql``;
   // No join back: the page carries the id, the version and the narrow columns only. The count is
@@ -381,12 +444,14 @@ function versionsSql(spec: PageSpec, grouped: GroupedExtra | undefined): SQL {
   // filter is the costly part, and the page would run it a second time row by row.
   const columns = sql`${id} as "id", ${spec.table}.xmin as "__v"${narrow}`;
   const page = spec.countApart
-    ? ofPage(spec, columns)
+    ? ofPage(spec, columns, keptTotal)
     : sql`select ${columns}, count(*) over () as "__total" from ${spec.table}${where} order by ${spec.order}${limitOffset(spec)}`;
-  const own = sql`${spec.table}."id", ${spec.table}."__v", ${spec.table}."__total"`;
+  const cv = keptTotal ? sql`, ${spec.table}."__cv"` : sql``;
+  const own = sql`${spec.table}."id", ${spec.table}."__v", ${spec.table}."__total"${cv}`;
   if (grouped) {
     // Every page is in id order (PageSpec.order).
-    return sql`with "__p" as materialized (select ${own} from (${page}) as ${spec.table}) select "__p"."id", "__p"."__v", "__p"."__total", ${grouped.columns} from "__p" left join (${grouped.query(sql`select "id" from "__p"`)}) as "__x" on "__x"."__id" = "__p"."id" order by "__p"."id"`;
+    const cvOfP = keptTotal ? sql`, "__p"."__cv"` : sql``;
+    return sql`with "__p" as materialized (select ${own} from (${page}) as ${spec.table}) select "__p"."id", "__p"."__v", "__p"."__total"${cvOfP}, ${grouped.columns} from "__p" left join (${grouped.query(sql`select "id" from "__p"`)}) as "__x" on "__x"."__id" = "__p"."id" order by "__p"."id"`;
   }
   const extra = spec.extra ? sql`, ${spec.extra}` : sql``;
   return sql`select ${own}${extra} from (${page}) as ${spec.table} order by ${spec.order}`;
