@@ -5,7 +5,9 @@
 //   BENCH_FROM=/path/to/other/checkout npx tsx bench/catalog-ab.ts   (A: that checkout, B: this one)
 //   BENCH_ROUNDS=3 BENCH_SECONDS=4 BENCH_CONNECTIONS=50, BENCH_DATABASE_URL as for the others;
 //   BENCH_CACHE=true measures answer-cache hits instead (ATRIUM_CATALOG_CACHE of both servers);
-//   BENCH_LARGE=1 adds the large catalogue, BENCH_PATH=/api/v4/dates measures another request
+//   BENCH_LARGE=1 adds the large catalogue, BENCH_PATH=/api/v4/dates measures another request;
+//   a `{n}` in BENCH_PATH is a new number on every request (a new condition each time, e.g.
+//   /api/v4/tickets?by_museum_ids=1,2,{n})
 // The other checkout needs its dependencies (e.g. `git worktree add /tmp/a <rev>` and symlinks to
 // this checkout's node_modules folders). Without BENCH_FROM, A is this checkout too (an A/A run,
 // which shows the noise).
@@ -43,17 +45,19 @@ const servers: Array<[string, Child]> = [
   ['A', await startAtrium(db.url, env, [], process.env.BENCH_FROM)],
   ['B', await startAtrium(db.url, env)],
 ];
-const list = (s: Child) => `${s.base}${PATH}`;
+let n = 1_000_000;
+const varied = PATH.includes('{n}') ? { path: () => PATH.replace('{n}', String(n++)) } : {};
+const list = (s: Child) => `${s.base}${PATH.replace('{n}', '999999')}`;
 const bodies = await Promise.all(servers.map(async ([, s]) => (await fetch(list(s))).text()));
 if (bodies[0] !== bodies[1]) throw new Error('A and B answer differently');
-for (const [, s] of servers) await load({ url: list(s), connections: CONNECTIONS, seconds: 2 });
+for (const [, s] of servers) await load({ url: list(s), connections: CONNECTIONS, seconds: 2, ...varied });
 
 const totals = new Map(servers.map(([n]) => [n, { n: 0, user: 0, sys: 0, rps: [] as number[] }]));
 process.stdout.write(`catalogue A/B of ${PATH} — ${db.where}, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, A = ${process.env.BENCH_FROM ?? 'this checkout'}\n`);
 for (let round = 1; round <= ROUNDS; round++) {
   for (const [name, s] of servers) {
     const [u0, s0] = cpu(s.pid);
-    const r = await load({ url: list(s), connections: CONNECTIONS, seconds: SECONDS });
+    const r = await load({ url: list(s), connections: CONNECTIONS, seconds: SECONDS, ...varied });
     const [u1, s1] = cpu(s.pid);
     const n = Math.max(1, r.ok + r.non2xx);
     const t = totals.get(name)!;
