@@ -13,9 +13,10 @@ import { listMuseums } from '../../src/domain/catalog/listMuseums.ts';
 import { listTickets, listTicketsJson, type ListTicketsInput } from '../../src/domain/catalog/listTickets.ts';
 import type { View } from '../../src/domain/catalog/views.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
-import type { Ctx, MasterDataMemo } from '../../src/domain/context.ts';
+import type { Ctx } from '../../src/domain/context.ts';
 import { anonymous } from '../../src/domain/principal.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { StaleMemo } from '../helpers/stale-memo.ts';
 import * as f from '../helpers/factories.ts';
 
 const database = await freshDatabase();
@@ -23,22 +24,7 @@ after(() => database.drop());
 const db = database.db;
 const plain: Ctx = { db, principal: anonymous, clock: new ManualClock('2026-03-23T08:00:00Z'), config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }) };
 
-/** A memo that keeps everything and is never cleared: as if no change notice had arrived. */
-class StaleMemo implements MasterDataMemo {
-  readonly keeping = true;
-  readonly values = new Map<string, unknown>();
-  loads = 0;
-  async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.values.has(key)) return this.values.get(key) as T;
-    if (key.startsWith('pageTotal|')) this.loads++;
-    const v = await load();
-    this.values.set(key, v);
-    return v;
-  }
-  totals(): Array<[string, { total: number; version: number }]> {
-    return [...this.values].filter(([k]) => k.startsWith('pageTotal|')) as Array<[string, { total: number; version: number }]>;
-  }
-}
+const memoOf = () => new StaleMemo('pageTotal|');
 
 const museum = await f.museum(db);
 const other = await f.museum(db, { title: { de: 'Zweites Haus', en: 'Second house' } });
@@ -58,7 +44,7 @@ async function same(memo: StaleMemo, input: ListTicketsInput): Promise<number> {
 }
 
 test('the pages, locales and sizes of one condition share one count, and answer as the plain path', async () => {
-  const memo = new StaleMemo();
+  const memo = memoOf();
   for (const input of [{ per_page: 3 }, { per_page: 3, page: 2 }, { per_page: 3, page: 3 }, { per_page: 5, locale: 'en' }, {}]) {
     assert.equal(await same(memo, input), 10);
   }
@@ -80,9 +66,9 @@ test('the pages, locales and sizes of one condition share one count, and answer 
 });
 
 test('a kept total is what the page answers while the catalogue version is the same', async () => {
-  const memo = new StaleMemo();
+  const memo = memoOf();
   await same(memo, { per_page: 3 });
-  const [[key, kept]] = memo.totals() as [[string, { total: number; version: number }]];
+  const [[key, kept]] = memo.kept<{ total: number; version: number }>() as [[string, { total: number; version: number }]];
   // Not a state the service can reach: it shows that the statement took the kept total.
   memo.values.set(key, { ...kept, total: 999 });
   const page = await listTickets({ ...plain, masterData: memo }, { per_page: 3, page: 2 });
@@ -91,7 +77,7 @@ test('a kept total is what the page answers while the catalogue version is the s
 });
 
 test('a kept total of an older catalogue version is not used', async () => {
-  const memo = new StaleMemo();
+  const memo = memoOf();
   assert.equal(await same(memo, { per_page: 3 }), 10);
   assert.equal(await same(memo, { by_museum_ids: [museum.id], per_page: 3 }), 7);
   // Changes the memo never hears of: a ticket leaves the list, two come in.

@@ -10,10 +10,11 @@ import { capacityAllocations, eventDates } from '../../src/db/schema/index.ts';
 import { listDates, type ListDatesInput } from '../../src/domain/catalog/listDates.ts';
 import { listEventDates } from '../../src/domain/catalog/listEventDates.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
-import type { Ctx, MasterDataMemo } from '../../src/domain/context.ts';
+import type { Ctx } from '../../src/domain/context.ts';
 import { anonymous } from '../../src/domain/principal.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { StaleMemo } from '../helpers/stale-memo.ts';
 import * as f from '../helpers/factories.ts';
 
 const Z = 'Europe/Berlin';
@@ -22,19 +23,7 @@ const db = database.db;
 // Monday 23 March 2026: the default range is 23–31 March.
 const plain: Ctx = { db, principal: anonymous, clock: new ManualClock('2026-03-23T08:00:00Z'), config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }) };
 
-/** A memo that keeps everything and is never cleared: as if no change notice had arrived. */
-class StaleMemo implements MasterDataMemo {
-  readonly keeping = true;
-  readonly values = new Map<string, unknown>();
-  loads = 0;
-  async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.values.has(key)) return this.values.get(key) as T;
-    if (key.startsWith('datePages|')) this.loads++;
-    const v = await load();
-    this.values.set(key, v);
-    return v;
-  }
-}
+const memoOf = () => new StaleMemo('datePages|');
 
 const museum = await f.museum(db);
 const events = [await f.event(db, { museumId: museum.id }), await f.event(db, { museumId: museum.id, title: { de: 'Konzert', en: 'Concert' } })];
@@ -63,7 +52,7 @@ async function same(memo: StaleMemo, input: ListDatesInput): Promise<void> {
 }
 
 test('pages from kept ids answer as the one-statement path, seats read live', async () => {
-  const memo = new StaleMemo();
+  const memo = memoOf();
   for (const scope of [small, {}]) {
     for (const input of [{}, { per_page: 4 }, { per_page: 4, page: 3 }, { per_page: 4, page: 9 }, { per_page: 100, page: 22 }, { q: 'Konzert' }, { date: '2026-03-25' }]) {
       await same(memo, { ...scope, ...input });
@@ -72,7 +61,7 @@ test('pages from kept ids answer as the one-statement path, seats read live', as
   // One load per condition: the pages of the default range share theirs.
   const loads = memo.loads;
   assert.equal(loads, 6);
-  const kept = [...memo.values].filter(([k]) => k.startsWith('datePages|')).map(([, v]) => v as { total: number; ids: number[]; rows: unknown[] });
+  const kept = memo.kept<{ total: number; ids: number[]; rows: unknown[] }>().map(([, v]) => v);
   const large = kept.find((k) => k.total === 2_118)!;
   assert.ok(large.ids.length === 2_000 && large.rows[0] !== undefined && large.rows.length <= 2_000, 'a condition keeps its first 2,000 dates');
   assert.ok(kept.some((k) => k.ids.length === 18 && k.rows.filter(Boolean).length === 18), 'the rows of the pages read are kept');
@@ -87,7 +76,7 @@ test('pages from kept ids answer as the one-statement path, seats read live', as
 });
 
 test('an event\'s dates use the same kept ids', async () => {
-  const memo = new StaleMemo();
+  const memo = memoOf();
   const input = { event_id: events[1]!.id, per_page: 5 };
   const expected = await listEventDates(plain, input);
   assert.deepEqual(await listEventDates({ ...plain, masterData: memo }, input), expected);
@@ -96,7 +85,7 @@ test('an event\'s dates use the same kept ids', async () => {
 });
 
 test('kept ids of an older catalogue version are not used', async () => {
-  const memo = new StaleMemo();
+  const memo = memoOf();
   for (const scope of [small, {}]) {
     await same(memo, { ...scope, per_page: 4 });
     await same(memo, { ...scope, per_page: 4, page: 5 });
