@@ -305,7 +305,7 @@ const NO_TOTAL: KeptTotal = { total: 0, version: -1 };
  * Runs a page's statement (`build`) and returns its rows and total. A page that counts apart,
  * read while the master-data memo keeps values, keeps its total per condition (issue #19,
  * docs/adr/0040-list-totals-kept.md): the count of every matching row was most of
- * PostgreSQL's work for a page of a large catalogue (2,030 tickets: ≈ 0.2 of 0.3 ms), yet it
+ * PostgreSQL's work for a page of a large catalogue (2,030 tickets: 0.25 of 0.44 ms), yet it
  * changes only with the catalogue, and the next page, another locale or a page size of the same
  * condition (each its own answer-cache miss) counted again.
  *
