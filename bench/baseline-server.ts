@@ -40,7 +40,7 @@ app.post<{ Body: { slot: number; qty: number } }>('/book', async (req, reply) =>
     client.release();
   }
 });
-// The catalogue's database floor (issue #19): the same page of tickets the public list answers
+// The catalogue's database floor: the same page of tickets the public list answers
 // (shop channel, active, id order, 25), every text column with all its translations, in one
 // prepared statement, serialized with JSON.stringify. bench/catalog.ts compares the uncached
 // public list to it.

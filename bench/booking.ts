@@ -1,4 +1,4 @@
-// Booking benchmark (issue "Booking core"): orders spread over many slots, one hot slot, and live
+// Booking benchmark: orders spread over many slots, one hot slot, and live
 // availability reads, each next to the bare Fastify + pg baseline measured in the same run.
 //   npx tsx bench/booking.ts            (embedded PostgreSQL in a temp dir)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/booking.ts
@@ -124,7 +124,7 @@ await scenario(
   { url: `${atrium.base}/api/v4/orders`, method: 'POST', connections: 100, seconds: SECONDS, headers: auth, body: () => orderBody(hotSlot) },
   { url: `${baseline.base}/book`, method: 'POST', connections: 100, seconds: SECONDS, body: () => ({ slot: 7, qty: 1 }) },
 );
-// Outbox cost (issue #18, docs/adr/0018 and 0023): the spread scenario again, without and with
+// Outbox cost (docs/adr/0018 and 0023): the spread scenario again, without and with
 // the outbox, each paired with its own baseline run. "Without" disables the two triggers that
 // write order events and their snapshots (orders_events, outbox_events_snapshot), so a booking
 // writes no outbox row at all, as before the outbox; "with" is as shipped, with 3 webhook

@@ -1,5 +1,5 @@
 // A/B of two builds on one catalogue miss: the public ticket list with row JSON warm
-// (ATRIUM_CATALOG_CACHE=rows, issue #19), both servers on the same database, measured in
+// (ATRIUM_CATALOG_CACHE=rows), both servers on the same database, measured in
 // alternating rounds so that the machine's changing load falls on both alike. Reports req/s, p99
 // and the server's CPU per request (user + system, from /proc) per round and in all.
 //   BENCH_FROM=/path/to/other/checkout npx tsx bench/catalog-ab.ts   (A: that checkout, B: this one)

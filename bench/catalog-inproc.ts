@@ -1,4 +1,4 @@
-// In-process CPU time and a V8 profile of the uncached public ticket list (issue #19): the app
+// In-process CPU time and a V8 profile of the uncached public ticket list: the app
 // built without caches on a throwaway database with the catalogue benchmark's 30 tickets, 1,000
 // requests of warm-up through app.inject (10 at a time), then 2,000 profiled. Prints CPU per
 // request and writes /tmp/inproc.cpuprofile (open in Chrome DevTools or speedscope).

@@ -4,10 +4,10 @@
 // - everything cold (ATRIUM_CATALOG_CACHE=0: no cache at all, every row read and rendered);
 // - an answer-cache miss (ATRIUM_CATALOG_CACHE=rows: every cache but the answer cache, so each
 //   request is what a miss costs: a new filter, search, page, or the first read after an edit;
-//   the rows' JSON fragments are warm, src/cache/rows.ts). This is issue #19's "uncached list";
+//   the rows' JSON fragments are warm, src/cache/rows.ts). This is what the figures call the "uncached list";
 // - the answer cache on (default). Goal: the warm public list at ≥ 50 % of constant JSON.
 // Both uncached public lists are compared with the bare same-rows route (baseline-server.ts
-// /tickets: the same page in one prepared query; issue #19: ≥ 0.5 of it, ≥ 3,000 req/s, p99 ≤
+// /tickets: the same page in one prepared query; goal: ≥ 0.5 of it, ≥ 3,000 req/s, p99 ≤
 // 50 ms), and a large catalogue (2,000 tickets, 50,000 event dates) gives list and q= search
 // times as an answer-cache miss and fully cold (goal p99 ≤ 50 ms). Every scenario reports CPU
 // time per request of the server, its PostgreSQL backends and the load generator (this process).
@@ -52,7 +52,7 @@ type Row = { scenario: string; mode: Mode; result: LoadResult; cpu: Cpu; constan
 const rows: Row[] = [];
 
 // 1 s of warm-up (JIT, pools, prepared statements) keeps the script inside its share of
-// `npm run bench` (all.ts) with the scenarios added for issue #19.
+// `npm run bench` (all.ts) with the large-catalogue scenarios.
 async function measure(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
   await load({ url, connections: CONNECTIONS, seconds: 1, headers });
   return load({ url, connections: CONNECTIONS, seconds: SECONDS, headers });
@@ -130,7 +130,7 @@ for (const mode of ['off', 'rows'] as const) {
   await server.stop();
 }
 // The same miss with `serve --workers 2` (docs/operations.md): a single process tops out when its
-// one event loop is busy, with the second core partly idle (server ≈ 0.3 ms of CPU per request).
+// one event loop is busy, with the second core partly idle.
 const workers = await startAtrium(db.url, { ATRIUM_CATALOG_CACHE: MODE_ENV.rows }, ['--workers', '2']);
 const workersList = `${workers.base}/api/v4/tickets`;
 await load({ url: workersList, connections: CONNECTIONS, seconds: 2 });
@@ -150,11 +150,10 @@ await baseline.stop();
 const seeded = await seedLargeCatalogue(db.database.pool, quotaId);
 // Measured as autovacuum leaves such an import within a minute (its insert threshold is 1,000
 // rows): VACUUMed, every page all-visible. Right after the import, and with autovacuum starting in
-// the middle of a scenario, the figures depended on its timing (ADR 0034: page 1 1,583 against
-// 2,300 req/s on the same build before and after).
+// the middle of a scenario, the figures depended on its timing (docs/adr/0022-catalogue-read-path.md).
 await db.database.pool.query('vacuum analyze');
 const museumIds = (await db.database.pool.query<{ id: number }>('select id from museums order by id')).rows.map((r) => r.id).join(',');
-// With the caches on, a list keeps its total per condition (ADR 0040), so a repeated URL, and
+// With the caches on, a list keeps its total per condition (ADR 0022), so a repeated URL, and
 // the other pages of its condition, do not count again. Two more scenarios say what that leaves
 // out: pages 1–82 in turn (one condition), and a new condition on every request (every museum
 // and one id that is none, different each time: the same 2,030 tickets, counted every time).
@@ -174,7 +173,7 @@ for (const mode of ['rows', 'off'] as const) {
   // Start-up below): a longer first warm-up keeps that out of the first scenario.
   await load({ url: `${large.base}/api/v4/tickets`, connections: CONNECTIONS, seconds: 2 });
   // /dates is never answer-cached (its seats are live); with the caches on it reads what its
-  // condition selects from the master-data memo and only the seats per page (ADR 0038), which is
+  // condition selects from the master-data memo and only the seats per page (ADR 0022), which is
   // what `rows` measures for it (the same as the default mode's), and cold without.
   for (const [name, p] of largeCases) {
     const { result, cpu } = typeof p === 'string' ? await measureCpu(`${large.base}${p}`, large.pid) : await measureCpu(large.base, large.pid, {}, p);

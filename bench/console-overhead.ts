@@ -1,4 +1,4 @@
-// Does the staff console cost the API anything? Issue #20 asks that the API benchmarks stay
+// Does the staff console cost the API anything? The goal is that the API benchmarks stay
 // within 5 % of their figures without it. The console is an encapsulated Fastify plugin under
 // /console (docs/adr/0021-staff-console.md); ATRIUM_CONSOLE=0 leaves it out of the same build.
 // This starts the server with and without it on one database, alternating rounds so load drift

@@ -1,4 +1,4 @@
-// Staff console page loads (issue #20: "page loads under 200 ms with a day of 5,000 orders"):
+// Staff console page loads (goal: page loads under 200 ms with a day of 5,000 orders):
 // a day with 5,000 finalized orders (each with a customer, an item in one of 15 slots and its
 // capacity allocation), then sequential page loads by a signed-in staff user, as a person at the
 // desk causes them: the day sheet, and the order search by surname prefix (50 hits), by exact

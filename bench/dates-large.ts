@@ -1,10 +1,10 @@
-// GET /api/v4/dates on the large catalogue of issue #19 (2,030 tickets, 100 events with 50,000
+// GET /api/v4/dates on the large catalogue (2,030 tickets, 100 events with 50,000
 // event dates over 500 days; the same seed as bench/catalog.ts), alone: req/s, p50/p99 and the CPU
 // each request costs the server and PostgreSQL (bench/lib/cpu.ts), with the load average beside
 // every figure, because the 2 shared cores make req/s swing (bench/README.md).
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/dates-large.ts
 //   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_ROUNDS=1
-//   BENCH_CACHE=off|on|both   ATRIUM_CATALOG_CACHE=0 (the issue's figure, default), the default
+//   BENCH_CACHE=off|on|both   ATRIUM_CATALOG_CACHE=0 (the cold figure, default), the default
 //                             caches (the master-data memo on; /dates is never answer-cached), or both
 //   BENCH_PATHS=/api/v4/dates,/api/v4/dates/languages   paths to measure (default: /dates and the
 //                             paths sharing its builder: an event's dates, the languages, page 10, q=)

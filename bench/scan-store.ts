@@ -1,4 +1,4 @@
-// The scan store alone, in PostgreSQL (issue #17, docs/adr/0028-scan-latency.md): the CPU one stored
+// The scan store alone, in PostgreSQL(docs/adr/0028-scan-latency.md): the CPU one stored
 // scan costs in its backend, for batches of first scans of distinct barcodes as a gate rush sends
 // them, stored set-wise (entry_scan_store_batch, migration 0028) against the same batches stored
 // one by one through entry_scan_store (how migration 0026 stored every batch). Rounds alternate
@@ -64,8 +64,7 @@ function payload(b: { id: string; code: string }): string {
 const client = await pool.connect();
 const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
 // The backend's time on a CPU in nanoseconds (/proc/<pid>/schedstat), not /proc/<pid>/stat's
-// 10 ms ticks: a round takes about 1 ms, so ticks only sampled it, and two runs of the same
-// comparison differed by 30 % or more.
+// 10 ms ticks: a round is far shorter than a tick, so ticks would only sample it.
 const cpuMs = () => Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const ways = {
   set: 'select entry_scan_store_batch($1::jsonb) as r',

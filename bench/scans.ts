@@ -1,4 +1,4 @@
-// Entry benchmark (issue #17 "Done when"): a gate rush, 100 connections each scanning a distinct
+// Entry benchmark: a gate rush, 100 connections each scanning a distinct
 // single-entry barcode (POST /api/v4/scans with an entry token), paired with the bare Fastify + pg
 // `GET /select/:id` baseline measured right after it in the same run, with the CPU each request
 // took (server and PostgreSQL, bench/lib/cpu.ts), and the latency at a fixed offered rate.

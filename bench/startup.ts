@@ -1,4 +1,4 @@
-// Start-up benchmark (issue #7 "Proof"): how long `npm start` takes until the service is ready,
+// Start-up benchmark: how long `npm start` takes until the service is ready,
 // (a) on a fresh data directory (embedded PostgreSQL initdb + migrations + demo catalogue) and
 // (b) on an existing one (the second start on the same directory).
 //   npx tsx bench/startup.ts            BENCH_STARTS=3 (rounds: one fresh start, then a restart)

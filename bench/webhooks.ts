@@ -1,4 +1,4 @@
-// Webhook delivery throughput (issue #18): N events for one subscribed endpoint, delivered by the
+// Webhook delivery throughput: N events for one subscribed endpoint, delivered by the
 // real worker (outbox dispatcher, job queue, signing, SSRF check) to a local HTTP receiver on
 // 127.0.0.1 that answers 204 at once. Reports deliveries per second from the first event's
 // commit to the last 2xx.

@@ -1,4 +1,4 @@
-// Write benchmark (issue #7 "Proof"): reservation (hold) create and customer create, each paired
+// Write benchmark: reservation (hold) create and customer create, each paired
 // with the bare Fastify + pg `/book` baseline (BEGIN; guarded UPDATE; INSERT; COMMIT) measured
 // right after it in the same run.
 //   npx tsx bench/writes.ts             (embedded PostgreSQL in a temp dir)

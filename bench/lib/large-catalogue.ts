@@ -1,4 +1,4 @@
-// The large catalogue of issue #19 (bench/catalog.ts, "large catalogue"): a museum with 2,000
+// The large catalogue (bench/catalog.ts, "large catalogue"): a museum with 2,000
 // time-slot tickets (every second one on the given quota) and 100 events with 500 daily dates each
 // (50,000 event dates from today on), inserted in one statement. The SQL is the one bench/catalog.ts
 // seeds with, so figures of bench/dates-large.ts compare with its `/dates` row.

@@ -1,7 +1,7 @@
 // Bounded closed-loop load: fixed duration, fixed connections (each sends its next request when
 // the last is answered), 127.0.0.1 only. The generator is raw-http.ts's lean client; with
-// BENCH_LOADGEN=autocannon it is autocannon, as in the runs before 2026-11-24 (bench/README.md,
-// "The load generator's own CPU": autocannon spent 0.09–0.17 ms of CPU per request there).
+// BENCH_LOADGEN=autocannon it is autocannon, which spends more CPU per request on the cores it
+// measures.
 import autocannon from 'autocannon';
 import { connect, quantiles, requests } from './raw-http.ts';
 

@@ -1,9 +1,8 @@
 // The load generators' HTTP/1.1 client (open-loop.ts, load.ts): pre-built request bytes written
 // on keep-alive sockets, and of each answer only the status line and the body's length read.
 // Why not a general client: the generator shares the machine's two cores with the server and
-// PostgreSQL, so what it spends per request is taken from what it measures. Node's http client
-// spent ~0.2 ms of CPU per request and autocannon 0.09–0.31 ms (bench/README.md); this one a
-// fraction of that (section "The load generator's own CPU" there).
+// PostgreSQL, so what it spends per request is taken from what it measures; Node's http client
+// and autocannon each spend several times what this one does.
 import net from 'node:net';
 
 /** One keep-alive connection answering one request at a time (no pipelining). */
