@@ -1,4 +1,5 @@
-// CPU time per uncached catalogue request, robust to a machine shared with other work (// bench/README.md "Uncached reads"): the Node server's and its PostgreSQL backends' CPU ticks
+// CPU time per uncached catalogue request, robust to a machine shared with other work: the
+// Node server's and its PostgreSQL backends' CPU ticks
 // (/proc/<pid>/stat) over a 4 s run at 10 connections, divided by the requests served, for the
 // uncached public ticket list, the bare same-rows route and constant JSON. `large` as the first
 // argument adds 2,000 tickets and 50,000 event dates and measures page 40, q= and /dates.
