@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { asc } from 'drizzle-orm';
 import { tickets } from '../../src/db/schema/index.ts';
 import { isVisibleTo } from '../../src/domain/catalog/visibility.ts';
-import { visibleSql } from '../../src/domain/catalog/visibilitySql.ts';
+import { visibleSql } from '../../src/db/repositories/catalog/visibility.ts';
 import { anonymous, type Principal } from '../../src/domain/principal.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';

@@ -7,11 +7,11 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.ts';
 import { catalogKeys, events, exhibitions, languages, museums, quotas, ticketQuotas, tickets, tourLanguages, tours } from '../../db/schema/index.ts';
-import { categoryIdByName } from '../catalog/categories.ts';
+import { categoryIdByName } from '../../db/repositories/catalog/categories.ts';
 import { applyEventDates } from './dates.ts';
 import { applyOverrides } from './overrides.ts';
 import { applyClosures, applySeasons } from './schedules.ts';
-import { lockSchedule } from '../schedules/createClosure.ts';
+import { lockSchedule } from '../../db/repositories/schedules/closures.ts';
 import type { Plan } from './plan.ts';
 import { record, type Kind, type Summary } from './report.ts';
 

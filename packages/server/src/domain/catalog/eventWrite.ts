@@ -6,7 +6,7 @@ import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { toTranslated, type TextInput } from './checks.ts';
 import { categoryOf, resolveCategory, type CategoryInput } from './categories.ts';
-import { languagesByEvent } from './loaders.ts';
+import { languagesByEvent } from '../../db/repositories/catalog/related.ts';
 import { eventRules, exhibitionRefs, resellerRefs } from './rules.ts';
 import { eventView, type View } from './views.ts';
 import { assertStaff, defined, failIfAny, writableMuseum, writeView } from './writeSupport.ts';

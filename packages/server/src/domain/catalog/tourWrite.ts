@@ -6,7 +6,7 @@ import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { toTranslated, type TextInput } from './checks.ts';
 import { categoryOf, resolveCategory, type CategoryInput } from './categories.ts';
-import { languagesByTour } from './loaders.ts';
+import { languagesByTour } from '../../db/repositories/catalog/related.ts';
 import { exhibitionRefs, languageRefs, resellerRefs, tourRules } from './rules.ts';
 import { tourView, type View } from './views.ts';
 import { assertStaff, defined, failIfAny, writableMuseum, writeView } from './writeSupport.ts';

@@ -11,7 +11,7 @@ import { assertStaff, failIfAny } from '../catalog/writeSupport.ts';
 import { inMuseumScope } from '../principal.ts';
 import { isValidDate } from '../time.ts';
 import { clock, parseClock } from './closureInput.ts';
-import { lockSchedule } from './createClosure.ts';
+import { lockSchedule } from '../../db/repositories/schedules/closures.ts';
 import type { Hours } from './schedule.ts';
 
 export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;

@@ -1,248 +1,20 @@
-// One round trip for a page of a catalogue list (issue #19, docs/adr/0022-catalogue-read-path.md):
-// the rows, the total count (a window count over the same WHERE) and the related ids of each row
-// (correlated sub-selects) in ONE statement, sent as a named prepared statement straight to the
-// pool. PostgreSQL parses and plans it once per connection; Node skips Drizzle's select builder
-// and its per-value row mapping, which were most of the CPU of an uncached list (profile in
-// bench/README.md).
-//
-// The WHERE is still written with Drizzle's `sql` and the shared rules (visibleSql, inScopeSql,
-// titleMatches): this module only renders it. Rows come back with the table's property names as
-// column aliases, with the values node-postgres decodes (jsonb parsed, timestamptz as Date, dates
-// as 'YYYY-MM-DD', int8 as number: db/client.ts), i.e. the same values Drizzle's select() gives.
-import { fillPlaceholders, getTableColumns, getTableName, is, Placeholder, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import type pg from 'pg';
-import type { DbOrTx } from '../../db/client.ts';
-import { instance } from '../../db/schema/index.ts';
-import type { MasterDataMemo } from '../context.ts';
-
-const dialect = new PgDialect({ casing: 'snake_case' });
-
-const selections = new WeakMap<PgTable, SQL>();
+// A page of a catalogue list in one statement (docs/adr/0022-catalogue-read-path.md): the rows,
+// the total count and the related ids of each row, or (for row fragments) only the rows' ids,
+// versions and related ids. Statements are kept by shape (shapes.ts).
+import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../client.ts';
+import { instance } from '../../schema/index.ts';
+import { rowsOfShape, inIds, type Shape } from './shapes.ts';
+import { columnsOf, renderOnce, rowsOf } from './statements.ts';
 
 /**
- * `"table"."col" as "propertyName", …` for every column of `table`, rendered to text once per
- * table: rendering its column chunks (Drizzle's is() checks and casing per column) on every
- * request was the largest part of Drizzle left in an uncached list's profile.
+ * Values kept while the catalogue does not change (the master-data memo, src/cache/masterData.ts):
+ * a page's total per condition is kept there.
  */
-export function columnsOf(table: PgTable): SQL {
-  let s = selections.get(table);
-  if (!s) {
-    const cols = Object.entries(getTableColumns(table)).map(([key, col]) => sql`${col} as ${sql.identifier(key)}`);
-    s = sql.raw(dialect.sqlToQuery(sql.join(cols, sql`, `)).sql);
-    selections.set(table, s);
-  }
-  return s;
-}
-
-/**
- * A fixed part of a statement (column names and quoting, no parameters), rendered to text on
- * first use and reused: rendering it with Drizzle on every request was most of the Drizzle work
- * left in the profiles of the list paths.
- */
-export function renderOnce(build: () => SQL): () => SQL {
-  let text: SQL | undefined;
-  return () => {
-    if (!text) {
-      const q = dialect.sqlToQuery(build());
-      if (q.params.length > 0) throw new Error('a fragment rendered once has no parameters');
-      text = sql.raw(q.sql);
-    }
-    return text;
-  };
-}
-
-const prefixed = new WeakMap<PgTable, Map<string, { sql: SQL; keys: Array<[string, string]> }>>();
-
-/**
- * Like `columnsOf`, with each alias prefixed (`"events"."title" as "e.title"`), for a statement
- * that selects several tables whose property names overlap (id, active, …); `pick` takes one
- * table's record back out of such a row. `omit`: properties not read (each column read costs its
- * parsing, a timestamp ~0.3-1 µs). Rendered once per table and prefix.
- */
-export function prefixedColumnsOf(table: PgTable, prefix: string, omit: readonly string[] = []): { sql: SQL; keys: Array<[string, string]> } {
-  let byPrefix = prefixed.get(table);
-  if (!byPrefix) prefixed.set(table, (byPrefix = new Map()));
-  const key = `${prefix}|${omit.join(',')}`;
-  let p = byPrefix.get(key);
-  if (!p) {
-    const entries = Object.entries(getTableColumns(table)).filter(([k]) => !omit.includes(k));
-    const cols = entries.map(([key, col]) => sql`${col} as ${sql.identifier(prefix + key)}`);
-    p = { sql: sql.raw(dialect.sqlToQuery(sql.join(cols, sql`, `)).sql), keys: entries.map(([key]) => [prefix + key, key]) };
-    byPrefix.set(key, p);
-  }
-  return p;
-}
-
-/** One table's record from a row selected with `prefixedColumnsOf`. */
-export function pick<R>(row: Record<string, unknown>, keys: Array<[string, string]>): R {
-  const out: Record<string, unknown> = {};
-  for (const [alias, key] of keys) out[key] = row[alias];
-  return out as R;
-}
-
-/**
- * `col = any($1::int[])`: like inArray, but one parameter whatever the number of ids, so the
- * statement's text (and its prepared name) does not change with the length of an ids filter.
- */
-export function inIds(col: AnyPgColumn, ids: readonly number[]): SQL {
-  return sql`${col} = any(${bound(ids)}::int[])`;
-}
-
-// Statement names by SQL text. The texts are few (one per combination of filters present and
-// caller kind), but a bound keeps a pathological mix from preparing without end on every
-// connection: past it, statements run unnamed.
-const MAX_NAMED = 500;
-const names = new Map<string, string>();
-
-function nameOf(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) {
-    name = `atrium_catalog_${names.size + 1}`;
-    names.set(text, name);
-  }
-  return name;
-}
-
-/**
- * A condition's text and values as one string: two conditions with the same key select the same
- * rows. For memos of what a condition selects (datesPage.ts).
- */
-export function keyOfSql(q: SQL): string {
-  const { sql: text, params } = dialect.sqlToQuery(q);
-  return `${text}|${JSON.stringify(params)}`;
-}
-
-/** The pool behind a handle: reads outside a transaction go to it directly. */
-function poolOf(db: DbOrTx): pg.Pool | undefined {
-  return (db as { $client?: pg.Pool }).$client;
-}
-
-/** Runs `query` (one statement) as a named prepared statement and returns its rows. */
-export async function rowsOf<R>(db: DbOrTx, query: SQL): Promise<R[]> {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  const pool = poolOf(db);
-  if (!pool) return (await db.execute(query)).rows as R[];
-  return run<R>(pool, text, params);
-}
-
-async function run<R>(pool: pg.Pool, text: string, params: unknown[]): Promise<R[]> {
-  const name = nameOf(text);
-  const r = await pool.query(name ? { name, text, values: params } : { text, values: params });
-  return r.rows as R[];
-}
-
-/**
- * A statement whose text never changes: `build` names its values (`v('ids')`), it is rendered on
- * first use with named placeholders, and each call fills in its own values. On a handle without
- * a pool (a transaction) it is rendered per call with the values as ordinary parameters.
- */
-export function fixedStatement<R>(build: (v: (name: string) => SQL) => SQL): (db: DbOrTx, values: Record<string, unknown>) => Promise<R[]> {
-  let kept: { text: string; params: unknown[] } | undefined;
-  return (db, values) => {
-    const pool = poolOf(db);
-    if (!pool) return rowsOf<R>(db, build((name) => sql`${sql.param(values[name])}`));
-    if (!kept) {
-      const q = dialect.sqlToQuery(build((name) => sql`${sql.placeholder(name)}`));
-      kept = { text: q.sql, params: q.params };
-    }
-    return run<R>(pool, kept.text, fillPlaceholders(kept.params, values));
-  };
-}
-
-// Statements rendered once per shape (issue #19, docs/adr/0032-catalogue-statements-by-shape.md).
-// Rendering a page's statement with Drizzle on every request (its WHERE from the shared rules,
-// the page around it) was the largest part of an uncached list's CPU left in the profiles. A
-// list verb now builds its WHERE with its values bound by name (`bound`: Drizzle placeholders)
-// and names its shape: everything the statement's text depends on (the caller's kind and
-// scope, which filters are present). The text is rendered on the first request of a shape and
-// reused; each request fills in its own values (Drizzle's fillPlaceholders).
-//
-// A wrong shape key would reuse another shape's text, so: a statement whose parameters are not
-// all named placeholders is never kept (a raw value would be reused for every later request),
-// and under the tests (ATRIUM_CHECK_STATEMENTS=1, test/run.ts) every request renders its
-// statement afresh as well and fails if text or parameters differ from the kept ones.
-
-let binding: Record<string, unknown> | undefined;
-let bindCount = 0;
-
-/**
- * A value of a catalogue statement: inside `shaped`, a named placeholder whose value is kept
- * with the shape's values; elsewhere an ordinary parameter, as before.
- */
-export function bound(value: unknown): SQL {
-  if (!binding) return sql`${sql.param(value)}`;
-  const name = `v${++bindCount}`;
-  binding[name] = value;
-  return sql`${sql.placeholder(name)}`;
-}
-
-/**
- * Part of a shape key: for each filter, whether it is given ('1': a value or a non-empty list) or
- * not ('0'). A filter's text is the same whatever its value (bound by name), so this is all a
- * filter adds to the key; a filter whose text depends on its value says so in the key itself.
- */
-export function given(...filters: unknown[]): string {
-  let s = '';
-  for (const f of filters) s += f === undefined || f === null || (Array.isArray(f) && f.length === 0) ? '0' : '1';
-  return s;
-}
-
-/** A statement's shape (see above): its key and this request's values of its placeholders. */
-export interface Shape {
-  key: string;
-  values: Record<string, unknown>;
-}
-
-/**
- * Builds a page's WHERE with its values bound by name, for the shape `key`. Only reads that go
- * straight to the pool are shaped (a transaction's handle renders as before): `shape` is then
- * undefined and the WHERE has ordinary parameters.
- */
-export function shaped(db: DbOrTx, key: string, build: () => SQL | undefined): { where: SQL | undefined; shape?: Shape } {
-  if (!poolOf(db)) return { where: build() };
-  const outer = binding;
-  const outerCount = bindCount;
-  const values: Record<string, unknown> = {};
-  binding = values;
-  bindCount = 0;
-  try {
-    return { where: build(), shape: { key, values } };
-  } finally {
-    binding = outer;
-    bindCount = outerCount;
-  }
-}
-
-type Kept = { text: string; params: unknown[] } | null;
-const kept = new Map<string, Kept>();
-const CHECK = process.env.ATRIUM_CHECK_STATEMENTS === '1';
-
-/**
- * Runs the statement `build` gives for `key` (a shape's key and the statement's kind): its text
- * rendered once, the values filled in per request. Without a key (or a pool), as `rowsOf`.
- */
-async function rowsOfShape<R>(db: DbOrTx, key: string | undefined, values: Record<string, unknown> | undefined, build: () => SQL): Promise<R[]> {
-  const pool = poolOf(db);
-  if (key === undefined || values === undefined || !pool) return rowsOf<R>(db, build());
-  const k = kept.get(key);
-  if (k === undefined || k === null) {
-    const q = dialect.sqlToQuery(build());
-    const keep = q.params.every((p) => is(p, Placeholder));
-    if (!keep && CHECK) throw new Error(`catalogue statement ${key} has a parameter not bound by name`);
-    if (k === undefined && kept.size < MAX_NAMED) kept.set(key, keep ? { text: q.sql, params: q.params } : null);
-    // A shape's first request, or a statement not kept (a raw value in it): this request's own
-    // rendering, its placeholders filled in.
-    return run<R>(pool, q.sql, fillPlaceholders(q.params, values));
-  }
-  if (CHECK) {
-    const q = dialect.sqlToQuery(build());
-    const fresh = JSON.stringify(fillPlaceholders(q.params, values));
-    if (q.sql !== k.text || fresh !== JSON.stringify(fillPlaceholders(k.params, values))) {
-      throw new Error(`catalogue statement ${key}: its shape key does not name everything its text depends on`);
-    }
-  }
-  return run<R>(pool, k.text, fillPlaceholders(k.params, values));
+export interface KeptValues {
+  memo<T>(key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T>;
+  readonly keeping: boolean;
 }
 
 export interface PageSpec {
@@ -271,11 +43,11 @@ export interface PageSpec {
 }
 
 /** Where a page is read from: the database, and the master-data memo that keeps totals (`counted`). */
+/** Where a page is read from: the database, and the master-data memo that keeps totals (`counted`). */
 export interface PageSource {
   db: DbOrTx;
-  masterData?: MasterDataMemo | undefined;
+  masterData?: KeptValues | undefined;
 }
-
 /**
  * A page of `spec.table` and the total count of matching rows. The count rides on every row
  * (`count(*) over ()`, or an aggregate of its own with `countApart`); only a page past the end,
