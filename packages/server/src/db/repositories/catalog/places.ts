@@ -1,5 +1,5 @@
 // Writes of museums and exhibitions (staff). Each `lock…` reads the row FOR UPDATE.
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../client.ts';
 import { exhibitions, museums } from '../../schema/index.ts';
 
@@ -32,4 +32,10 @@ export async function insertExhibition(db: DbOrTx, values: ExhibitionValues): Pr
 
 export async function updateExhibition(db: DbOrTx, id: number, values: ExhibitionValues & { updatedAt: Date }): Promise<Exhibition> {
   return (await db.update(exhibitions).set(values).where(eq(exhibitions.id, id)).returning())[0]!;
+}
+
+/** How many museums there are. */
+export async function museumCount(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(museums);
+  return row?.n ?? 0;
 }
