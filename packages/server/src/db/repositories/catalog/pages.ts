@@ -54,8 +54,8 @@ export interface PageSource {
  * which has no row to carry it, costs a second statement.
  *
  * The window counts ids only, then the page's 25 rows are joined back for their columns: a
- * window over whole rows copies every matching row (2,000 tickets with their texts) into its
- * buffer, 3 of the 4 ms of a large catalogue's page in PostgreSQL (EXPLAIN ANALYZE, ADR 0026).
+ * window over whole rows copies every matching row (with its texts) into its buffer, most of a
+ * large catalogue's page in PostgreSQL (docs/adr/0026-catalogue-search-and-pages.md).
  */
 export async function pageRows<R>(src: PageSource, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
   return counted<R>(src, spec, 'rows', '', (keptTotal) => {
@@ -75,16 +75,16 @@ const NO_TOTAL: KeptTotal = { total: 0, version: -1 };
 
 /**
  * Runs a page's statement (`build`) and returns its rows and total. A page that counts apart,
- * read while the master-data memo keeps values, keeps its total per condition (issue #19,
- * docs/adr/0040-list-totals-kept.md): the count of every matching row was most of
- * PostgreSQL's work for a page of a large catalogue (2,030 tickets: 0.25 of 0.44 ms), yet it
- * changes only with the catalogue, and the next page, another locale or a page size of the same
+ * read while the master-data memo keeps values, keeps its total per condition
+ * (docs/adr/0040-list-totals-kept.md): the count of every matching row was most of
+ * PostgreSQL's work for a page of a large catalogue, yet it changes only with the catalogue, and the next page, another locale or a page size of the same
  * condition (each its own answer-cache miss) counted again.
  *
  * The kept total is used only by the statement itself: it reads the catalogue version in its own
  * snapshot and counts after all when that is not the kept one (`ofPage`), so a change whose
  * notice has not arrived gives the same total as with no memo. Every change to a table a
- * catalogue list's condition reads bumps that version in its own transaction (migration 0001).
+ * catalogue list's condition reads bumps that version in its own transaction (the trigger
+ * function atrium_bump_catalog_version, src/db/sql/atrium_bump_catalog_version.sql).
  */
 async function counted<R>(src: PageSource, spec: PageSpec, kind: string, more: string, build: (keptTotal: boolean) => SQL): Promise<{ rows: R[]; total: number }> {
   const memo = spec.countApart && spec.shape && src.masterData?.keeping ? src.masterData : undefined;
@@ -124,8 +124,7 @@ function pageSql(spec: PageSpec, keptTotal: boolean): SQL {
  * page's ids are chosen first, by themselves, and only those rows are read. The count, the ids
  * and the rows the offset skips can then come from an index alone (tickets: migration 0031,
  * docs/adr/0035-ticket-pages-from-the-index.md); reading the rows' other columns or version
- * (xmin) in the same scan fetched every skipped row from the table (page 40 of 2,030 tickets:
- * 0.77 → 0.37 ms of PostgreSQL, pgbench).
+ * (xmin) in the same scan fetched every skipped row from the table.
  */
 function ofPage(spec: PageSpec, columns: SQL, keptTotal: boolean): SQL {
   const { where, id } = whereAndId(spec);
@@ -152,10 +151,10 @@ const atVersion = renderOnce(() => sql` cross join (select ${instance.catalogVer
  * ` limit … offset …`, by name for a shaped page (`valuesOf` gives their values).
  *
  * Each is read through a scalar sub-select, which the planner keeps as an InitPlan, so that a
- * custom plan cannot see its value either (the trick of migration 0029). With a bare `$n`, a
- * custom plan costs a page at 25 rows and the generic plan at a tenth of the table, so for a
- * large catalogue the plan cache never settled on the generic plan: every request was planned
- * again, 0.13-0.26 of ≈ 0.65 ms of PostgreSQL for a page of 2,030 tickets (EXPLAIN, ADR 0034).
+ * custom plan cannot see its value either (as entry_scan_targets reads its arrays,
+ * src/db/sql/entry_scan_targets.sql). With a bare `$n`, a custom plan costs a page at 25 rows and
+ * the generic plan at a tenth of the table, so for a large catalogue the plan cache never settled
+ * on the generic plan: every request was planned again (docs/adr/0034-catalogue-plans-and-search-index.md).
  */
 function limitOffset(spec: PageSpec): SQL {
   if (!spec.shape) return sql` limit ${spec.limit} offset ${spec.offset}`;
@@ -188,7 +187,7 @@ export type Versioned = { id: number; __v: string };
  * `"__id"` and the extra columns from the related table for the rows whose ids `ids` selects,
  * grouped by row; `columns` picks them from `"__x"` with the value for a row that has none. A
  * correlated `array(select …)` per row was most of PostgreSQL's time for a small catalogue's
- * page (a scan and a sort node per row: ≈ 0.2 of 0.3 ms).
+ * page (a scan and a sort node per row).
  */
 export interface GroupedExtra {
   query(ids: SQL): SQL;
@@ -211,8 +210,8 @@ function versionsSql(spec: PageSpec, grouped: GroupedExtra | undefined, keptTota
   const narrow = spec.narrow ? sql`, ${spec.narrow}` : sql``;
   // No join back: the page carries the id, the version and the narrow columns only. The count is
   // a window over those narrow rows, or with `countApart` an aggregate of its own over the same
-  // WHERE (`ofPage`), so the page itself can stop after its rows (a first page of 2,030 tickets:
-  // ≈ 0.7 → 0.45 ms of PostgreSQL, then 0.33 from the index). A search keeps the window: its
+  // WHERE (`ofPage`), so the page itself can stop after its rows, and from the index alone. A
+  // search keeps the window: its
   // filter is the costly part, and the page would run it a second time row by row.
   const columns = sql`${id} as "id", ${spec.table}.xmin as "__v"${narrow}`;
   const page = spec.countApart

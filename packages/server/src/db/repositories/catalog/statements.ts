@@ -53,7 +53,7 @@ const prefixed = new WeakMap<PgTable, Map<string, { sql: SQL; keys: Array<[strin
  * Like `columnsOf`, with each alias prefixed (`"events"."title" as "e.title"`), for a statement
  * that selects several tables whose property names overlap (id, active, …); `pick` takes one
  * table's record back out of such a row. `omit`: properties not read (each column read costs its
- * parsing, a timestamp ~0.3-1 µs). Rendered once per table and prefix.
+ * parsing, timestamps most). Rendered once per table and prefix.
  */
 export function prefixedColumnsOf(table: PgTable, prefix: string, omit: readonly string[] = []): { sql: SQL; keys: Array<[string, string]> } {
   let byPrefix = prefixed.get(table);
