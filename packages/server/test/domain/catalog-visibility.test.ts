@@ -1,4 +1,4 @@
-// visibilitySql.ts must say exactly what visibility.ts says: lists filter in SQL, single records
+// db/repositories/catalog/visibility.ts must say exactly what visibility.ts says: lists filter in SQL, single records
 // in JS, and a disagreement would show a record in a list that then answers 404 (or hide one).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';

@@ -14,7 +14,7 @@
 // - the JSON of a row is its view, built by the same view function, serialized by the route's
 //   own compiled serializer for the item schema (routes/catalog/common.ts).
 // test/http/catalog-cache-equivalence.test.ts compares the answers byte for byte.
-import { readPage, readPageVersions, readRowsByIds, tableOf, type PageQuery, type PageSource, type PageWindow } from '../../db/repositories/catalog/pageQuery.ts';
+import { readPage, readPageVersions, readRowsByIds, tableOf, type PageQuery, type PageSource, type PageWindow } from '../../db/repositories/catalog/pages.ts';
 import type { Principal } from '../principal.ts';
 import type { LocaleMode, Page, Paging } from './internal.ts';
 import { pageOf } from './internal.ts';

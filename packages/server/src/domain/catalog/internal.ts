@@ -1,4 +1,4 @@
-// Shared pieces of the catalogue reads: paging, locale selection, text search and the caller's
+// Shared pieces of the catalogue reads: paging, locale selection, list filters and the caller's
 // notion of "bookable". Every list verb uses these so the rules are the same on every endpoint.
 import type { ProductFilter } from '../../db/repositories/catalog/lists.ts';
 import type { Translated } from '../../db/schema/index.ts';

@@ -8,7 +8,7 @@ import { eventDateSeatsBookedSql } from '../../../domain/capacity/index.ts';
 import { scheduleSql, type ScheduleJson } from '../schedules/schedule.ts';
 import { datesCond, datesWhere, pageRowsOf, rowColumns, rowJoins, rowsOfPage, seatsOfPage, type DateRange, type DateRow, type DatesFilter } from './dateStatements.ts';
 import type { PageSource } from './pages.ts';
-import type { PageWindow } from './pageQuery.ts';
+import type { PageWindow } from './pages.ts';
 import { keyOfSql, renderOnce, rowsOf } from './statements.ts';
 
 export interface DatesOfPage {

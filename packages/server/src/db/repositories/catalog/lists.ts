@@ -7,7 +7,7 @@ import { and, eq, isNull, lte, gte, or, sql, not, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../client.ts';
 import { events, exhibitions, museums, tickets, tours } from '../../schema/index.ts';
 import { categoryFilter, categoryNameSql, eventLanguageFilter, titleMatches, titleShape, tourLanguageFilter, type CategoryFilter } from './filters.ts';
-import type { PageQuery, PageWindow } from './pageQuery.ts';
+import type { PageQuery, PageWindow } from './pages.ts';
 import { eventLanguagesSql, quotaIdsByPage, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
 import { bound, given, inIds, shaped } from './shapes.ts';
 import { inScopeSql, visibleShape, visibleSql, type Viewer } from './visibility.ts';

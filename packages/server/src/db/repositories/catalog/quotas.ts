@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../client.ts';
 import { quotaOverrides, quotas } from '../../schema/index.ts';
-import type { PageWindow } from './pageQuery.ts';
+import type { PageWindow } from './pages.ts';
 import { inScopeSql, type Viewer } from './visibility.ts';
 
 export type Quota = typeof quotas.$inferSelect;

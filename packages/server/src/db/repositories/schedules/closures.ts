@@ -3,7 +3,7 @@
 import { and, asc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../client.ts';
 import { closures, eventDates, events, museums, orderItems, orders, quotas, tickets, tours } from '../../schema/index.ts';
-import type { PageWindow } from '../catalog/pageQuery.ts';
+import type { PageWindow } from '../catalog/pages.ts';
 import { inScopeSql, type Viewer } from '../catalog/visibility.ts';
 
 export type Closure = typeof closures.$inferSelect;
