@@ -74,7 +74,7 @@ async function main() {
         ATRIUM_TEST_ADMIN_URL: adminUrl,
         ATRIUM_TEST_TEMPLATE: template,
         // Catalogue statements kept by shape are rendered afresh as well and compared
-        // (src/domain/catalog/pageQuery.ts#shaped): a shape key that misses something fails a test.
+        // (src/db/repositories/catalog/shapes.ts#shaped): a shape key that misses something fails a test.
         ATRIUM_CHECK_STATEMENTS: '1',
         // '@atrium/client' resolves to its TypeScript sources in tests (packages/client/package.json
         // "atrium-source" condition), so they test what is in the tree, not a stale dist/ build.

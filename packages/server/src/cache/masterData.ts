@@ -18,8 +18,8 @@ const TTL_MS = 10 * 60_000;
 export class MasterDataCache implements MasterDataMemo {
   readonly lru = new Lru<unknown>(20_000, 64 * 1024 * 1024);
   /**
-   * Values given a size of their own (what a date list's condition selects, datesPage.ts; a
-   * list's total per condition, pageQuery.ts#counted) are bounded apart: a flood of distinct
+   * Values given a size of their own (what a date list's condition selects, db/repositories/catalog/datesPages.ts; a
+   * list's total per condition, db/repositories/catalog/pages.ts#counted) are bounded apart: a flood of distinct
    * searches or filters cannot push the booking path's rows out.
    */
   readonly sized = new Lru<unknown>(5_000, 32 * 1024 * 1024);

@@ -16,6 +16,7 @@ export const CUSTOM_SQLSTATE = {
 /** PostgreSQL's own SQLSTATEs that the application reacts to, by name. */
 export const PG_SQLSTATE = {
   UNIQUE_VIOLATION: '23505',
+  FOREIGN_KEY_VIOLATION: '23503',
   LOCK_NOT_AVAILABLE: '55P03',
   SERIALIZATION_FAILURE: '40001',
   DEADLOCK_DETECTED: '40P01',
@@ -39,6 +40,8 @@ export interface DbErrorInfo {
   state: string;
   /** The violated constraint's name, for unique and check violations. */
   constraint?: string;
+  /** The table of a violated constraint, when the server names one. */
+  table?: string;
   message: string;
 }
 
@@ -50,7 +53,7 @@ export interface DbErrorInfo {
 export function dbError(err: unknown): DbErrorInfo | undefined {
   const state = sqlState(err);
   if (!state) return undefined;
-  let pgErr: { code?: unknown; constraint?: unknown; message?: unknown } | undefined;
+  let pgErr: { code?: unknown; constraint?: unknown; table?: unknown; message?: unknown } | undefined;
   for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
     if ((e as { code?: unknown }).code === state) { pgErr = e as typeof pgErr; break; }
   }
@@ -58,6 +61,7 @@ export function dbError(err: unknown): DbErrorInfo | undefined {
     kind: KIND_BY_STATE.get(state) ?? 'OTHER',
     state,
     constraint: typeof pgErr?.constraint === 'string' ? pgErr.constraint : undefined,
+    table: typeof pgErr?.table === 'string' ? pgErr.table : undefined,
     message: typeof pgErr?.message === 'string' ? pgErr.message : '',
   };
 }

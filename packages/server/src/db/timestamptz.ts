@@ -1,4 +1,4 @@
-// timestamptz values of raw pool queries (the catalogue's pages and dates, pageQuery.ts) as Dates,
+// timestamptz values of raw pool queries (the catalogue's pages and dates, db/repositories/catalog/) as Dates,
 // parsed by V8's own Date parser where the text has the usual shape. node-postgres's default
 // (postgres-date: a regular expression, then Date.UTC) cost ~1 µs per value, 7 % of the server's
 // CPU for GET /dates in a profile; V8 parses the same instant in a third of that

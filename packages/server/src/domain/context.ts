@@ -27,7 +27,7 @@ export interface MasterDataMemo {
   /**
    * The value under `key`, loading (and keeping) it when absent. Values are shared: a caller may
    * only add to one what it read from the same catalogue version (a date list fills in the rows
-   * of its pages, datesPage.ts), never change what is there. `bytes`: the value's size, for
+   * of its pages, db/repositories/catalog/datesPages.ts), never change what is there. `bytes`: the value's size, for
    * values that are not a few small rows; those are bounded apart (src/cache/masterData.ts).
    */
   memo<T>(key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T>;

@@ -1,8 +1,9 @@
-// Row fragments (domain/catalog/fragments.ts, ADR 0029): a page is read as ids and row versions,
-// then the rows whose JSON is not kept are fetched by id. A row changed between the two
-// statements must not be used, or the answer would mix two states of the catalogue: the page is
-// read again in one statement, and nothing of that round is kept. Control: without a change in
-// between, the fetched rows' JSON is kept and the next read uses it without fetching.
+// Row fragments (domain/catalog/fragments.ts, docs/adr/0029-catalogue-row-fragments.md): a page
+// is read as ids and row versions, then the rows whose JSON is not kept are fetched by id. A row
+// changed between the two statements must not be used, or the answer would mix two states of the
+// catalogue: the page is read again in one statement, and nothing of that round is kept. Control:
+// without a change in between, the fetched rows' JSON is kept and the next read uses it without
+// fetching.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { RowCache } from '../../src/cache/rows.ts';

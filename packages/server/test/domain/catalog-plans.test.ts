@@ -1,4 +1,4 @@
-// How PostgreSQL plans a large catalogue's page (issue #19, docs/adr/0034-catalogue-plans-and-search-index.md).
+// How PostgreSQL plans a large catalogue's page (docs/adr/0034-catalogue-plans-and-search-index.md).
 // A page's statement is prepared once per connection; PostgreSQL plans it afresh for each of its
 // first five executions and then keeps a generic plan if that costs no more than the custom ones.
 // With `limit $n offset $m` it never did for 2,000 tickets (a custom plan costed 25 rows, the

@@ -1,4 +1,4 @@
-// titleMatches (domain/catalog/internal.ts) searches `title_search`, the translations joined by
+// titleMatches (db/repositories/catalog/filters.ts) searches `title_search`, the translations joined by
 // U+001F (migration 0032), unless q has a control character, and then each translation. Neither
 // may add or drop a match: this compares both with a plain JS definition of the rule on titles
 // whose JSON text holds keys, quotes, backslashes, newlines, the separator itself and non-ASCII
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { asc } from 'drizzle-orm';
 import { tickets } from '../../src/db/schema/index.ts';
-import { titleMatches } from '../../src/domain/catalog/internal.ts';
+import { titleMatches } from '../../src/db/repositories/catalog/filters.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
 

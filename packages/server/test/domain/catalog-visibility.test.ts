@@ -1,11 +1,11 @@
-// visibilitySql.ts must say exactly what visibility.ts says: lists filter in SQL, single records
+// db/repositories/catalog/visibility.ts must say exactly what visibility.ts says: lists filter in SQL, single records
 // in JS, and a disagreement would show a record in a list that then answers 404 (or hide one).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { asc } from 'drizzle-orm';
 import { tickets } from '../../src/db/schema/index.ts';
 import { isVisibleTo } from '../../src/domain/catalog/visibility.ts';
-import { visibleSql } from '../../src/domain/catalog/visibilitySql.ts';
+import { visibleSql } from '../../src/db/repositories/catalog/visibility.ts';
 import { anonymous, type Principal } from '../../src/domain/principal.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';

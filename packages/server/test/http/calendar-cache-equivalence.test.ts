@@ -1,4 +1,4 @@
-// Availability answers are the same with and without the process caches (issue #13 bench work):
+// Availability answers are the same with and without the process caches:
 // the ticket calendar and the capacity reads keep a plan of each ticket's sellable slots per
 // date, built from the master-data memo (availability/internal.ts). Two apps on one database,
 // one with the caches as `atrium serve` runs them and one without, must answer byte for byte

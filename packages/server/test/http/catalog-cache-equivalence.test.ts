@@ -1,4 +1,4 @@
-// The caches change no answer (issue #19): three apps on one database answer every catalogue
+// The caches change no answer: three apps on one database answer every catalogue
 // list endpoint, for each kind of caller and a spread of filters (q=, pagination, locales, ids
 // filters, valid_at, featured), with the same status, the same body byte for byte and the same
 // ETag:

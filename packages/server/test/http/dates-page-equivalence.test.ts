@@ -1,5 +1,5 @@
 // GET /dates, /events/:id/dates, /dates/languages and /calendar read a page of event dates in ONE
-// statement (domain/catalog/datesPage.ts, docs/adr/0030-event-dates-in-one-statement.md): the
+// statement (db/repositories/catalog/datesPages.ts, docs/adr/0030-event-dates-in-one-statement.md): the
 // page is a slice of the sorted ids of an aggregate, the seats are the capacity module's sub-select
 // and, without the master-data memo, each museum's schedule comes with the page as json. This
 // file checks that statement against the ordinary paths, for the filters /dates takes (museums,
@@ -20,9 +20,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { capacityAllocations, categories, closures, eventDates, events, museums, openingSeasons } from '../../src/db/schema/index.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { resolveToken } from '../../src/domain/accounts/resolveToken.ts';
-import { dateRange, datesCond } from '../../src/domain/catalog/datesPage.ts';
-import { dateLanguageFilter } from '../../src/domain/catalog/languageFilter.ts';
-import { datesWhere, type ListDatesInput } from '../../src/domain/catalog/listDates.ts';
+import { datesCond, datesWhere } from '../../src/db/repositories/catalog/dateStatements.ts';
+import { dateLanguageFilter } from '../../src/db/repositories/catalog/filters.ts';
+import { dateRange } from '../../src/domain/catalog/datesPage.ts';
+import { datesFilterOf, type ListDatesInput } from '../../src/domain/catalog/listDates.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 import { anonymous, type Principal } from '../../src/domain/principal.ts';
@@ -215,7 +216,7 @@ test('GET /dates: the one statement answers as the ordinary paths, for every fil
   for (const [who, headers, principal] of callers) {
     for (const [query, input] of lists) {
       const range = dateRange(baseCtx, config.zone, input);
-      const ids = (await matching(principal, (ctx) => datesWhere(ctx, input), range)).map((r) => r.id);
+      const ids = (await matching(principal, (ctx) => datesWhere(datesFilterOf(ctx, input)), range)).map((r) => r.id);
       const locale = locales[(query.length + who.length) % locales.length]!;
       const base = `/dates?${query}${query && locale ? '&' : ''}${locale}`;
       await check(base, headers, ids, locale);
@@ -226,7 +227,7 @@ test('GET /dates: the one statement answers as the ordinary paths, for every fil
       // The languages of the same dates (GET /dates/languages).
       const langs = await get(plain, `/dates/languages?${query}`, headers);
       assert.equal((await get(cached, `/dates/languages?${query}`, headers)).body, langs.body);
-      const used = new Set((await matching(principal, (ctx) => datesWhere(ctx, input), range)).map((r) => r.languageId));
+      const used = new Set((await matching(principal, (ctx) => datesWhere(datesFilterOf(ctx, input)), range)).map((r) => r.languageId));
       assert.deepEqual((JSON.parse(langs.body) as { languages: Array<{ id: number }> }).languages.map((l) => l.id), [de.id, en.id].filter((l) => used.has(l)), `${who} GET /dates/languages?${query}`);
     }
   }

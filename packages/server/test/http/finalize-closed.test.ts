@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { closures } from '../../src/db/schema/index.ts';
 import { checkClosure } from '../../src/domain/schedules/closureInput.ts';
-import { lockSchedule } from '../../src/domain/schedules/createClosure.ts';
+import { lockSchedule } from '../../src/db/repositories/schedules/closures.ts';
 import { isoInZone, zonedInstant } from '../../src/domain/time.ts';
 import { assertError } from '../contract/error-shape.ts';
 import * as f from '../helpers/factories.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { museums } from '../../src/db/schema/index.ts';
-import { lockSchedule } from '../../src/domain/schedules/createClosure.ts';
+import { lockSchedule } from '../../src/db/repositories/schedules/closures.ts';
 import { isoInZone, zonedInstant } from '../../src/domain/time.ts';
 import { assertError } from '../contract/error-shape.ts';
 import * as f from '../helpers/factories.ts';

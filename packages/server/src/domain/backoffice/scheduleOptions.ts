@@ -1,8 +1,7 @@
 // What the console's schedules page offers in its selects: the museums of the user's scope and,
 // for the chosen one, its tickets, quotas and events. Read-only; every write goes through the
 // schedules and catalogue verbs, which check scope again.
-import { asc, eq } from 'drizzle-orm';
-import { events, museums, quotas, tickets } from '../../db/schema/index.ts';
+import { eventTitlesOfMuseum, museumIdOf, museumTitles, quotasOfMuseum, ticketTitlesOfMuseum } from '../../db/repositories/catalog/options.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -20,14 +19,14 @@ export interface ScheduleOptions {
 
 /** Options for museum `museumId` (default: the first in scope); another museum is NOT_FOUND. */
 export async function scheduleOptions(ctx: Ctx, museumId: number | null, locale: string): Promise<ScheduleOptions> {
-  const all = await ctx.db.select({ id: museums.id, title: museums.title, zone: museums.timeZone }).from(museums).orderBy(asc(museums.id));
+  const all = await museumTitles(ctx.db);
   const mine = all.filter((m) => inMuseumScope(ctx.principal, m.id));
   const m = museumId === null ? mine[0] : mine.find((x) => x.id === museumId);
   if (!m) throw notFound('museum');
   const [ts, qs, es] = await Promise.all([
-    ctx.db.select({ id: tickets.id, title: tickets.title }).from(tickets).where(eq(tickets.museumId, m.id)).orderBy(asc(tickets.id)),
-    ctx.db.select({ id: quotas.id, name: quotas.name, kind: quotas.kind }).from(quotas).where(eq(quotas.museumId, m.id)).orderBy(asc(quotas.id)),
-    ctx.db.select({ id: events.id, title: events.title }).from(events).where(eq(events.museumId, m.id)).orderBy(asc(events.id)),
+    ticketTitlesOfMuseum(ctx.db, m.id),
+    quotasOfMuseum(ctx.db, m.id),
+    eventTitlesOfMuseum(ctx.db, m.id),
   ]);
   return {
     museums: mine.map((x) => ({ id: x.id, title: title(x.title, locale, x.id) })),
@@ -40,7 +39,5 @@ export async function scheduleOptions(ctx: Ctx, museumId: number | null, locale:
 
 /** The museum of a quota or event (for tagging audit entries); null when there is none. */
 export async function museumOf(ctx: Ctx, kind: 'quota' | 'event', id: number): Promise<number | null> {
-  const t = kind === 'quota' ? quotas : events;
-  const [row] = await ctx.db.select({ m: t.museumId }).from(t).where(eq(t.id, id));
-  return row?.m ?? null;
+  return (await museumIdOf(ctx.db, kind, id)) ?? null;
 }

@@ -2,7 +2,6 @@
 // `recurrence`, keyed by its start like a single date (so re-importing updates them). Recurring
 // dates the sellability rule refuses (closed day, closure) are not created, exactly as through
 // the API (domain/catalog/recurringDates.ts); dates already written stay as they are.
-import { eventDates } from '../../db/schema/index.ts';
 import { planRecurringDates } from '../catalog/recurringDates.ts';
 import { DomainError } from '../errors.ts';
 import { isoInZone, localDateOf } from '../time.ts';
@@ -18,7 +17,7 @@ export async function applyEventDates(
 ): Promise<void> {
   const done = new Set<string>();
   const write = (key: string, d: EventPlan['dates'][number], startAt?: Date) =>
-    a.upsert('event_date', `${e.key}/${key}`, eventDates as never, {
+    a.upsert('event_date', `${e.key}/${key}`, {
       ...d.values,
       ...(startAt ? { startAt } : {}),
       eventId: at.eventId,

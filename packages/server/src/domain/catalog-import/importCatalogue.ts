@@ -4,6 +4,7 @@
 // (docs/adr/0014-catalogue-import-merges.md): what the file names is created or updated, the
 // rest is left alone unless `prune`. A dry run is the same transaction rolled back, so its plan
 // is exactly what the import would do.
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { localDateOf } from '../time.ts';
@@ -62,7 +63,7 @@ export async function importCatalogue(ctx: Pick<Ctx, 'db' | 'clock'>, input: Imp
   if (issues.length) throw rejected(name, format(issues, where, input.source?.label));
   const summary = emptySummary(input.dryRun ?? false);
   try {
-    await ctx.db.transaction(async (tx) => {
+    await transaction(ctx.db, async (tx) => {
       const applied = await applyCatalogue(tx, plan, now, summary);
       if (input.prune) await removeRecords(tx, await unnamed(tx, applied.named), summary);
       if (input.dryRun) throw DRY_RUN;

@@ -7,8 +7,8 @@
 // Dates neither the file nor an earlier import wrote (made through the API) are never touched.
 // The old import deleted every override of a named quota and wrote the file's again: that is
 // what silently undid capacity changes made through the API.
-import { and, eq } from 'drizzle-orm';
-import { catalogAppliedOverrides, quotaOverrides } from '../../db/schema/index.ts';
+import { deleteQuotaOverride, upsertQuotaOverride } from '../../db/repositories/catalog/quotas.ts';
+import { appliedOverridesByDate, quotaOverridesByDate, setAppliedOverride } from '../../db/repositories/imports/records.ts';
 import type { Applier } from './apply.ts';
 
 type Cap = number | null;
@@ -16,32 +16,16 @@ const show = (c: Cap | undefined) => (c === undefined ? 'no override' : c === nu
 
 export async function applyOverrides(a: Applier, quotaKey: string, quotaId: number, file: Array<{ date: string; capacity: Cap }>): Promise<void> {
   const { tx } = a;
-  const db = new Map((await tx.select().from(quotaOverrides).where(eq(quotaOverrides.quotaId, quotaId))).map((r) => [r.date, r.capacity]));
-  const base = new Map(
-    (await tx.select().from(catalogAppliedOverrides).where(eq(catalogAppliedOverrides.quotaId, quotaId))).map((r) => [r.date, r.capacity]),
-  );
+  const db = await quotaOverridesByDate(tx, quotaId);
+  const base = await appliedOverridesByDate(tx, quotaId);
   const wanted = new Map(file.map((o) => [o.date, o.capacity]));
   let changed = false;
   const setDb = async (date: string, capacity: Cap | undefined) => {
     changed = true;
-    if (capacity === undefined) await tx.delete(quotaOverrides).where(and(eq(quotaOverrides.quotaId, quotaId), eq(quotaOverrides.date, date)));
-    else {
-      await tx
-        .insert(quotaOverrides)
-        .values({ quotaId, date, capacity })
-        .onConflictDoUpdate({ target: [quotaOverrides.quotaId, quotaOverrides.date], set: { capacity } });
-    }
+    if (capacity === undefined) await deleteQuotaOverride(tx, quotaId, date);
+    else await upsertQuotaOverride(tx, quotaId, date, capacity);
   };
-  const setBase = async (date: string, capacity: Cap | undefined) => {
-    if (capacity === undefined) {
-      await tx.delete(catalogAppliedOverrides).where(and(eq(catalogAppliedOverrides.quotaId, quotaId), eq(catalogAppliedOverrides.date, date)));
-    } else {
-      await tx
-        .insert(catalogAppliedOverrides)
-        .values({ quotaId, date, capacity })
-        .onConflictDoUpdate({ target: [catalogAppliedOverrides.quotaId, catalogAppliedOverrides.date], set: { capacity } });
-    }
-  };
+  const setBase = (date: string, capacity: Cap | undefined) => setAppliedOverride(tx, quotaId, date, capacity);
   const get = (m: Map<string, Cap>, date: string) => (m.has(date) ? m.get(date)! : undefined);
   for (const date of new Set([...wanted.keys(), ...base.keys()])) {
     const [f, b, d] = [get(wanted, date), get(base, date), get(db, date)];

@@ -3,8 +3,7 @@
 // museum's seasons are the file's (as PUT /museums/:id/schedule with seasons does). Closures are
 // records with a key: the file's are created or updated, closures made through the API have no
 // key and are never touched.
-import { asc, eq } from 'drizzle-orm';
-import { closures, openingSeasons } from '../../db/schema/index.ts';
+import { replaceSeasons, seasonsOfMuseum } from '../../db/repositories/schedules/hours.ts';
 import { atMinutes } from '../schedules/schedule.ts';
 import type { Applier } from './apply.ts';
 import type { Plan } from './plan.ts';
@@ -12,7 +11,7 @@ import { record } from './report.ts';
 
 export async function applySeasons(a: Applier, museumKey: string, museumId: number, seasons: Plan['museums'][number]['seasons']): Promise<void> {
   if (seasons === null) return;
-  const have = await a.tx.select().from(openingSeasons).where(eq(openingSeasons.museumId, museumId)).orderBy(asc(openingSeasons.startDate));
+  const have = await seasonsOfMuseum(a.tx, museumId);
   const wanted = [...seasons].sort((x, y) => (x.startDate < y.startDate ? -1 : 1));
   const same = (x: { startDate: string; endDate: string; hours: unknown }, y: typeof x) =>
     x.startDate === y.startDate && x.endDate === y.endDate && JSON.stringify(x.hours) === JSON.stringify(y.hours);
@@ -20,8 +19,7 @@ export async function applySeasons(a: Applier, museumKey: string, museumId: numb
     a.summary.counts.opening_season.unchanged += wanted.length;
     return;
   }
-  await a.tx.delete(openingSeasons).where(eq(openingSeasons.museumId, museumId));
-  if (wanted.length) await a.tx.insert(openingSeasons).values(wanted.map((s) => ({ ...s, museumId })));
+  await replaceSeasons(a.tx, museumId, wanted.map((s) => ({ ...s, museumId })));
   for (const s of wanted) {
     const had = have.find((h) => same(h, s));
     if (had) a.summary.counts.opening_season.unchanged++;
@@ -39,7 +37,7 @@ export async function applyClosures(
     const zone = plan.zones.get(c.museum) ?? 'UTC';
     const v = c.values;
     const list = (m: Map<string, number>, keys: string[]) => keys.map((k) => m.get(k)!).sort((x, y) => x - y);
-    await a.upsert('closure', c.key, closures as never, {
+    await a.upsert('closure', c.key, {
       museumId: ids.museums.get(c.museum),
       ...v,
       ticketIds: list(ids.tickets, c.tickets),

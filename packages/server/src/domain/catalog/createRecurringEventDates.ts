@@ -1,8 +1,9 @@
 // POST /events/:id/dates with a `recurrence` (staff): every date of an RFC 5545 rule in one
 // transaction, in the museum's wall time, skipping what the sellability rule refuses. An invalid
 // rule, or one with more than 1,000 dates, is a 422 that writes nothing.
-import { eq } from 'drizzle-orm';
-import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
+import { eventWithZone, insertEventDates } from '../../db/repositories/catalog/eventDates.ts';
+import { languageById } from '../../db/repositories/catalog/records.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -43,14 +44,9 @@ export async function createRecurringEventDates(ctx: Ctx, input: RecurringDatesI
   assertStaff(ctx);
   const r = input.recurrence;
   const now = ctx.clock.now();
-  const { rows, skipped, event, zone } = await ctx.db.transaction(async (tx) => {
+  const { rows, skipped, event, zone } = await transaction(ctx.db, async (tx) => {
     // Row lock on the event: two recurrences posted at once cannot both create the same dates.
-    const [found] = await tx
-      .select({ event: events, zone: museums.timeZone })
-      .from(events)
-      .innerJoin(museums, eq(museums.id, events.museumId))
-      .where(eq(events.id, input.event_id))
-      .for('update', { of: events });
+    const found = await eventWithZone(tx, input.event_id, true);
     if (!found || !inMuseumScope(ctx.principal, found.event.museumId)) throw notFound('event');
     const problems: string[] = [];
     if (input.start_time !== undefined) problems.push('start_time cannot be given with recurrence: use recurrence.start_time');
@@ -81,22 +77,16 @@ export async function createRecurringEventDates(ctx: Ctx, input: RecurringDatesI
     });
     if (!('starts' in plan)) failIfAny('dates', plan.problems);
     const { starts, skipped } = plan as Exclude<typeof plan, { problems: string[] }>;
-    const rows = starts.length
-      ? await tx
-          .insert(eventDates)
-          .values(
-            starts.map((startAt) => ({
-              eventId: found.event.id, startAt, duration: d.duration, seatsMin: d.seats_min, seatsMax: d.seats_max!,
-              maxPerRegistration: d.max_per_registration, languageId: d.language_id, active: d.active,
-            })),
-          )
-          .returning()
-      : [];
+    const rows = await insertEventDates(
+      tx,
+      starts.map((startAt) => ({
+        eventId: found.event.id, startAt, duration: d.duration, seatsMin: d.seats_min, seatsMax: d.seats_max!,
+        maxPerRegistration: d.max_per_registration, languageId: d.language_id, active: d.active,
+      })),
+    );
     return { rows, skipped, event: found.event, zone: found.zone };
   });
-  const [language] = input.language_id
-    ? await ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, input.language_id))
-    : [];
+  const language = input.language_id ? await languageById(ctx.db, input.language_id) : undefined;
   const { L } = writeView(ctx);
   const category = await categoryOf(ctx.db, event.categoryId);
   return {

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { ticketView, type View } from './views.ts';
 import { assertStaff, defined, failIfAny, writableMuseum, writeView } from './writeSupport.ts';
@@ -5,7 +6,7 @@ import { storeTicket, TICKET_DEFAULTS, ticketProblems, type TicketInput } from '
 
 export async function createTicket(ctx: Ctx, input: TicketInput): Promise<View> {
   assertStaff(ctx);
-  const { row, quotaIds } = await ctx.db.transaction(async (tx) => {
+  const { row, quotaIds } = await transaction(ctx.db, async (tx) => {
     await writableMuseum(ctx, tx, input.museum_id);
     const t: TicketInput = { ...TICKET_DEFAULTS, ...defined(input) };
     failIfAny('ticket', await ticketProblems(tx, ctx.config, t));

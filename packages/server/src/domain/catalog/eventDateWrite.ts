@@ -1,7 +1,8 @@
 // Event dates (staff): create and update. Each date is one pool of seats; its seats may not drop
 // below what is already booked, so a change never turns existing bookings into an oversell.
-import { and, eq } from 'drizzle-orm';
-import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
+import { eventWithZone, insertEventDate, lockEventDate, updateEventDate } from '../../db/repositories/catalog/eventDates.ts';
+import { languageById } from '../../db/repositories/catalog/records.ts';
+import { transaction } from '../../db/transaction.ts';
 import { eventDateSeatsBooked } from '../capacity/index.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
@@ -27,18 +28,14 @@ export async function saveEventDate(ctx: Ctx, input: EventDateInput & { event_id
   assertStaff(ctx);
   const { event_id, id, ...changes } = input;
   const now = ctx.clock.now();
-  const { row, event, zone } = await ctx.db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ event: events, zone: museums.timeZone })
-      .from(events)
-      .innerJoin(museums, eq(museums.id, events.museumId))
-      .where(eq(events.id, event_id));
+  const { row, event, zone } = await transaction(ctx.db, async (tx) => {
+    const found = await eventWithZone(tx, event_id);
     if (!found || !inMuseumScope(ctx.principal, found.event.museumId)) throw notFound('event');
     let d: EventDateInput = { duration: 60, seats_min: 1, max_per_registration: null, language_id: null, active: true };
     let booked = 0;
     if (id !== undefined) {
       // Row lock: serialises with other edits of this date.
-      const [c] = await tx.select().from(eventDates).where(and(eq(eventDates.id, id), eq(eventDates.eventId, event_id))).for('update');
+      const c = await lockEventDate(tx, id, event_id);
       if (!c) throw notFound('date');
       d = {
         start_time: isoInZone(c.startAt, found.zone), duration: c.duration, seats_min: c.seatsMin, seats_max: c.seatsMax,
@@ -55,15 +52,10 @@ export async function saveEventDate(ctx: Ctx, input: EventDateInput & { event_id
       eventId: event_id, startAt: parseTimestamp(d.start_time!, found.zone)!, duration: d.duration!, seatsMin: d.seats_min!,
       seatsMax: d.seats_max!, maxPerRegistration: d.max_per_registration ?? null, languageId: d.language_id ?? null, active: d.active!,
     };
-    const row =
-      id === undefined
-        ? (await tx.insert(eventDates).values(v).returning())[0]!
-        : (await tx.update(eventDates).set({ ...v, updatedAt: now }).where(eq(eventDates.id, id)).returning())[0]!;
+    const row = id === undefined ? await insertEventDate(tx, v) : await updateEventDate(tx, id, { ...v, updatedAt: now });
     return { row, event: found.event, zone: found.zone };
   });
-  const [language] = row.languageId
-    ? await ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, row.languageId))
-    : [];
+  const language = row.languageId ? await languageById(ctx.db, row.languageId) : undefined;
   const booked = (await eventDateSeatsBooked(ctx.db, [row.id], now)).get(row.id) ?? 0;
   const [closed] = await closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: row.startAt, duration: row.duration }]);
   return eventDateView(ctx.principal, row, event, writeView(ctx).L, { zone, booked, language: language ?? null, category: await categoryOf(ctx.db, event.categoryId), now, closed: closed! });

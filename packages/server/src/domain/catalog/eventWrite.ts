@@ -1,12 +1,12 @@
 // Events (staff): create and update. An event carries price and channels; its dates carry seats.
-import { eq } from 'drizzle-orm';
-import { events } from '../../db/schema/index.ts';
+import { insertEvent, lockEvent, updateEvent } from '../../db/repositories/catalog/products.ts';
+import { languagesByEvent } from '../../db/repositories/catalog/related.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { toTranslated, type TextInput } from './checks.ts';
 import { categoryOf, resolveCategory, type CategoryInput } from './categories.ts';
-import { languagesByEvent } from './loaders.ts';
 import { eventRules, exhibitionRefs, resellerRefs } from './rules.ts';
 import { eventView, type View } from './views.ts';
 import { assertStaff, defined, failIfAny, writableMuseum, writeView } from './writeSupport.ts';
@@ -37,10 +37,10 @@ const DEFAULTS: EventInput = {
 export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await transaction(ctx.db, async (tx) => {
     let e: EventInput = DEFAULTS;
     if (id !== undefined) {
-      const [c] = await tx.select().from(events).where(eq(events.id, id)).for('update');
+      const c = await lockEvent(tx, id);
       if (!c || !inMuseumScope(ctx.principal, c.museumId)) throw notFound('event');
       e = {
         museum_id: c.museumId, exhibition_id: c.exhibitionId, title: c.title, sub_title: c.subTitle, description: c.description,
@@ -64,9 +64,7 @@ export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): 
       featured: e.featured!, priceCents: e.price_cents!, resellerPriceCents: e.reseller_price_cents ?? null, vatPct: e.vat_pct!,
       taxIncluded: e.tax_included!, salesChannels: [...new Set(e.sales_channels!)], resellerAccountIds: [...new Set(e.reseller_account_ids!)], active: e.active!,
     };
-    return id === undefined
-      ? (await tx.insert(events).values(v).returning())[0]!
-      : (await tx.update(events).set({ ...v, updatedAt: ctx.clock.now() }).where(eq(events.id, id)).returning())[0]!;
+    return id === undefined ? insertEvent(tx, v) : updateEvent(tx, id, { ...v, updatedAt: ctx.clock.now() });
   });
   const [langs, category] = await Promise.all([languagesByEvent(ctx.db, [row.id]), categoryOf(ctx.db, row.categoryId)]);
   return eventView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category });

@@ -1,6 +1,6 @@
 // Exhibitions: create and update (staff), inside the caller's museum scope.
-import { eq } from 'drizzle-orm';
-import { exhibitions } from '../../db/schema/index.ts';
+import { insertExhibition, lockExhibition, updateExhibition } from '../../db/repositories/catalog/places.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -21,10 +21,10 @@ export interface ExhibitionInput {
 export async function saveExhibition(ctx: Ctx, input: ExhibitionInput & { id?: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await transaction(ctx.db, async (tx) => {
     let x: ExhibitionInput = { sub_title: null, description: null, featured: false, time_frames: [] };
     if (id !== undefined) {
-      const [cur] = await tx.select().from(exhibitions).where(eq(exhibitions.id, id)).for('update');
+      const cur = await lockExhibition(tx, id);
       if (!cur || !inMuseumScope(ctx.principal, cur.museumId)) throw notFound('exhibition');
       x = { museum_id: cur.museumId, title: cur.title, sub_title: cur.subTitle, description: cur.description, featured: cur.featured, time_frames: cur.timeFrames };
     }
@@ -36,9 +36,7 @@ export async function saveExhibition(ctx: Ctx, input: ExhibitionInput & { id?: n
       description: toTranslated(ctx.config, x.description), featured: x.featured!,
       timeFrames: x.time_frames!.map((f) => ({ start_at: f.start_at, end_at: f.end_at })),
     };
-    return id === undefined
-      ? (await tx.insert(exhibitions).values(v).returning())[0]!
-      : (await tx.update(exhibitions).set({ ...v, updatedAt: ctx.clock.now() }).where(eq(exhibitions.id, id)).returning())[0]!;
+    return id === undefined ? insertExhibition(tx, v) : updateExhibition(tx, id, { ...v, updatedAt: ctx.clock.now() });
   });
   return exhibitionView(row, writeView(ctx).L);
 }

@@ -1,23 +1,23 @@
-// Catalogue list pages assembled from per-row JSON (issue #19, docs/adr/0029-catalogue-row-fragments.md).
+// Catalogue list pages assembled from per-row JSON (docs/adr/0029-catalogue-row-fragments.md).
 // A row's JSON is produced once and kept (src/cache/rows.ts), keyed by everything it depends on:
 // the table and row id, the row's version (xmin, which every UPDATE of the row changes), the
 // related data the view shows (the page's extra columns: quota ids, languages, category name),
 // the caller (`callerKey`), the locale mode and the list's own context (a ticket list's
 // `valid_at`). A page then costs one statement that returns only ids, versions, extras and the
-// total (`pageVersions`), plus one statement for the rows whose JSON is not kept yet (`rowsByIds`).
+// total (`readPageVersions`), plus one statement for the rows whose JSON is not kept yet
+// (`readRowsByIds`); both are the page-query compiler's (db/repositories/catalog/).
 //
-// The answer is the same as the plain path's (`pageRows` + views + the route's serializer):
+// The answer is the same as the plain path's (`readPage` + views + the route's serializer):
 // - the ids, their order and the total come from the same WHERE, ORDER BY, window and extras;
 // - a row fetched by id is used only if its version is the one the page listed, so every row is
-//   the one of the page's snapshot; otherwise the page is read again the plain way (`pageRows`);
+//   the one of the page's snapshot; otherwise the page is read again the plain way (`readPage`);
 // - the JSON of a row is its view, built by the same view function, serialized by the route's
 //   own compiled serializer for the item schema (routes/catalog/common.ts).
 // test/http/catalog-cache-equivalence.test.ts compares the answers byte for byte.
-import { getTableName } from 'drizzle-orm';
+import { readPage, readPageVersions, readRowsByIds, tableOf, type PageQuery, type PageSource, type PageWindow } from '../../db/repositories/catalog/pages.ts';
 import type { Principal } from '../principal.ts';
 import type { LocaleMode, Page, Paging } from './internal.ts';
 import { pageOf } from './internal.ts';
-import { pageRows, pageVersions, rowsByIds, type GroupedExtra, type PageSource, type PageSpec } from './pageQuery.ts';
 import type { View } from './views.ts';
 
 /** A process's store of row JSON (src/cache/rows.ts). */
@@ -36,11 +36,8 @@ export interface JsonOut {
 
 /** A list verb's page, ready to run either way: rows and views, or row fragments. */
 export interface PagePlan<R> {
-  spec: PageSpec;
-  /** Property names of the columns of `spec.extra`: with the row's version they key its JSON. */
-  extraKeys: readonly string[];
-  /** The same extras computed once per page, for the page of versions (pageQuery.ts). */
-  groupedExtra?: GroupedExtra;
+  /** The page's query (db/repositories/catalog/lists.ts); its extras key a row's JSON. */
+  query: PageQuery<R>;
   /** The view of one row (with its extras), as the plain path builds it. */
   view(row: R): View;
   /** Everything else the view reads: caller, locale mode, and e.g. `valid_at`. */
@@ -67,24 +64,24 @@ export function localeKey(L: LocaleMode): string {
 
 /** The plain path: rows, then views (the route's schema serializes them). */
 export async function pageOfViews<R>(src: PageSource, plan: PagePlan<R>): Promise<Page<View>> {
-  const { rows, total } = await pageRows<R>(src, plan.spec);
+  const { rows, total } = await readPage<R>(src, plan.query);
   return pageOf(rows.map((r) => plan.view(r)), total, plan.paging);
 }
 
 /** The same page as `pageOfViews`, each item as its JSON text, from kept fragments where possible. */
 export async function pageOfJson<R>(src: PageSource, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
   const { db } = src;
-  const { rows, total } = await pageVersions<Record<string, unknown>>(src, plan.spec, plan.groupedExtra);
+  const { rows, total } = await readPageVersions(src, plan.query);
+  const { extraKeys } = plan.query;
   const now = Date.now();
-  const table = plan.spec.table;
-  const prefix = `${getTableName(table)}|${plan.context}|`;
+  const prefix = `${tableOf(plan.query)}|${plan.context}|`;
   const items: string[] = new Array(rows.length);
   const keys: string[] = new Array(rows.length);
   let missing: number[] | undefined;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     let key = `${prefix}${r.id}|${r.__v}`;
-    if (plan.extraKeys.length > 0) key += `|${JSON.stringify(plan.extraKeys.map((k) => r[k]))}`;
+    if (extraKeys.length > 0) key += `|${JSON.stringify(extraKeys.map((k) => r[k]))}`;
     keys[i] = key;
     const hit = out.fragments.get(key, now);
     if (hit !== undefined) items[i] = hit;
@@ -92,7 +89,7 @@ export async function pageOfJson<R>(src: PageSource, plan: PagePlan<R>, out: Jso
   }
   if (missing) {
     const gen = out.fragments.gen;
-    const fetched = await rowsByIds<Record<string, unknown>>(db, table, missing.map((i) => rows[i]!.id));
+    const fetched = await readRowsByIds(db, plan.query, missing.map((i) => rows[i]!.id));
     const byId = new Map(fetched.map((f) => [f.id, f]));
     // Changed (or gone) since the page was read: the page would mix two states. Read it again in
     // one statement, as the plain path does, and keep nothing from this round.
@@ -100,7 +97,7 @@ export async function pageOfJson<R>(src: PageSource, plan: PagePlan<R>, out: Jso
     for (const i of missing) {
       const listed = rows[i]!;
       const row = byId.get(listed.id)!;
-      for (const k of plan.extraKeys) row[k] = listed[k];
+      for (const k of extraKeys) row[k] = listed[k];
       const json = out.render(plan.view(row as R));
       items[i] = json;
       out.fragments.set(keys[i]!, json, now, gen);
@@ -112,4 +109,9 @@ export async function pageOfJson<R>(src: PageSource, plan: PagePlan<R>, out: Jso
 async function fallback<R>(src: PageSource, plan: PagePlan<R>, out: JsonOut): Promise<Page<string>> {
   const page = await pageOfViews(src, plan);
   return { ...page, items: page.items.map((v) => out.render(v)) };
+}
+
+/** The rows of a page: `perPage` of them after `offset` (a list's paging). */
+export function windowOf(p: Paging): PageWindow {
+  return { limit: p.perPage, offset: p.offset };
 }

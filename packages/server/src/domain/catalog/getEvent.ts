@@ -1,22 +1,16 @@
-import { sql } from 'drizzle-orm';
-import { events } from '../../db/schema/index.ts';
+import { eventWithRelated } from '../../db/repositories/catalog/records.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { resolveLocale } from './internal.ts';
-import { eventLanguagesSql, type LanguageRef } from './loaders.ts';
-import { columnsOf, rowsOf } from './pageQuery.ts';
 import { eventView, type View } from './views.ts';
 import { isVisibleTo } from './visibility.ts';
-import { categoryNameSql, categoryRef } from './categories.ts';
+import { categoryRef } from './categories.ts';
 
 export async function getEvent(ctx: Ctx, input: { id: number; locale?: string | string[] | undefined }): Promise<View> {
   const L = resolveLocale(ctx, input.locale);
   // The row and its languages in one statement; an invisible event is "not found" like a missing
   // one (lookups.ts), by the one visibility rule (visibility.ts).
-  const [r] = await rowsOf<typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(
-    ctx.db,
-    sql`select ${columnsOf(events)}, ${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(events.categoryId)} as "categoryName" from ${events} where ${events.id} = ${input.id}`,
-  );
+  const r = await eventWithRelated(ctx.db, input.id);
   if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('event');
   return eventView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r) });
 }

@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { languages } from '../../db/schema/index.ts';
+import { languageById } from '../../db/repositories/catalog/records.ts';
 import { eventDateSeatsBooked } from '../capacity/index.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
@@ -15,11 +14,9 @@ export async function getEventDate(
   const L = resolveLocale(ctx, input.locale);
   const { date, event, zone } = await findEventDate(ctx, input.event_id, input.id);
   const now = ctx.clock.now();
-  const [booked, [language], [closed], category] = await Promise.all([
+  const [booked, language, [closed], category] = await Promise.all([
     eventDateSeatsBooked(ctx.db, [date.id], now),
-    date.languageId === null
-      ? Promise.resolve([])
-      : ctx.db.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, date.languageId)),
+    date.languageId === null ? Promise.resolve(undefined) : languageById(ctx.db, date.languageId),
     closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: date.startAt, duration: date.duration }]),
     categoryOf(ctx.db, event.categoryId),
   ]);

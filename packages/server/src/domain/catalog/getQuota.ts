@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { quotas } from '../../db/schema/index.ts';
+import { quotaById } from '../../db/repositories/catalog/quotas.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -7,7 +6,7 @@ import { renderQuota } from './quotaWrite.ts';
 import type { View } from './views.ts';
 
 export async function getQuota(ctx: Ctx, input: { id: number }): Promise<View> {
-  const [q] = await ctx.db.select().from(quotas).where(eq(quotas.id, input.id));
+  const q = await quotaById(ctx.db, input.id);
   if (!q || !inMuseumScope(ctx.principal, q.museumId)) throw notFound('quota');
   return renderQuota(ctx.db, q);
 }

@@ -1,11 +1,8 @@
-import { sql } from 'drizzle-orm';
-import { tickets } from '../../db/schema/index.ts';
+import { ticketWithQuotas } from '../../db/repositories/catalog/records.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { resolveLocale } from './internal.ts';
 import { validAtOf } from './listTickets.ts';
-import { quotaIdsSql } from './loaders.ts';
-import { columnsOf, rowsOf } from './pageQuery.ts';
 import { ticketView, type View } from './views.ts';
 import { isVisibleTo } from './visibility.ts';
 
@@ -18,10 +15,7 @@ export async function getTicket(
   const validAt = validAtOf(ctx, input.valid_at);
   // The row and its quota ids in one statement; visibility is the one rule (visibility.ts), and
   // an invisible ticket is "not found" like a missing one (lookups.ts).
-  const [t] = await rowsOf<typeof tickets.$inferSelect & { quotaIds: number[] }>(
-    ctx.db,
-    sql`select ${columnsOf(tickets)}, ${quotaIdsSql(tickets.id)} as "quotaIds" from ${tickets} where ${tickets.id} = ${input.id}`,
-  );
+  const t = await ticketWithQuotas(ctx.db, input.id);
   if (!t || !isVisibleTo(ctx.principal, t)) throw notFound('ticket');
   return ticketView(ctx.principal, t, L, { quotaIds: t.quotaIds, validAt });
 }

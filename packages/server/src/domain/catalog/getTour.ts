@@ -1,22 +1,16 @@
-import { sql } from 'drizzle-orm';
-import { tours } from '../../db/schema/index.ts';
+import { tourWithRelated } from '../../db/repositories/catalog/records.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { resolveLocale } from './internal.ts';
-import { tourLanguagesSql, type LanguageRef } from './loaders.ts';
-import { columnsOf, rowsOf } from './pageQuery.ts';
 import { tourView, type View } from './views.ts';
 import { isVisibleTo } from './visibility.ts';
-import { categoryNameSql, categoryRef } from './categories.ts';
+import { categoryRef } from './categories.ts';
 
 export async function getTour(ctx: Ctx, input: { id: number; locale?: string | string[] | undefined }): Promise<View> {
   const L = resolveLocale(ctx, input.locale);
   // The row and its languages in one statement; an invisible tour is "not found" like a missing
   // one (lookups.ts), by the one visibility rule (visibility.ts).
-  const [r] = await rowsOf<typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null }>(
-    ctx.db,
-    sql`select ${columnsOf(tours)}, ${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(tours.categoryId)} as "categoryName" from ${tours} where ${tours.id} = ${input.id}`,
-  );
+  const r = await tourWithRelated(ctx.db, input.id);
   if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('tour');
   return tourView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r) });
 }

@@ -1,11 +1,9 @@
-// Shared pieces of the catalogue reads: paging, locale selection, text search and the caller's
+// Shared pieces of the catalogue reads: paging, locale selection, list filters and the caller's
 // notion of "bookable". Every list verb uses these so the rules are the same on every endpoint.
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { ProductFilter } from '../../db/repositories/catalog/lists.ts';
 import type { Translated } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
-import { bound } from './pageQuery.ts';
 import type { Principal } from '../principal.ts';
 import { isBookableBy, isVisibleTo, type Sellable } from './visibility.ts';
 
@@ -76,41 +74,6 @@ export function trTitle(text: Translated, mode: LocaleMode): Text {
   return tr(text, mode) ?? '';
 }
 
-/** Escapes LIKE metacharacters so `q` is a plain substring ("50%" finds "50%", not "50…"). */
-export function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-// Control characters, U+001F among them: the separator of `title_search`.
-const CONTROL = /[\u0000-\u001f]/;
-
-/**
- * Case-insensitive substring match on a translated title, in any locale. Parameterised.
- *
- * When `q` has no control character (the 'text' shape), the test is one ILIKE on the table's
- * `title_search`: the translations joined by U+001F, a stored generated column with a trigram
- * index (migration 0032, docs/adr/0039-catalogue-title-search-column.md). `%q%` cannot match
- * across the separator, so it matches that text exactly when it matches one translation.
- * Otherwise each translation is tested on its own (no index).
- */
-export function titleMatches(title: AnyPgColumn, q: string | undefined): SQL | undefined {
-  if (q === undefined || q === '') return undefined;
-  const pattern = likePattern(q);
-  if (titleShape(q) === 'exact') return sql`exists (select 1 from jsonb_each_text(${title}) as tr(k, v) where tr.v ilike ${bound(pattern)} escape '\\')`;
-  // The matching ids are picked in a sub-select of their own, which PostgreSQL plans apart (an
-  // InitPlan): there the trigram index is the obvious path. Written into the page's own WHERE, the
-  // cheap test made the generic plan walk a whole channel index in id order and filter every row
-  // (2,030 tickets: 1.8 ms against 0.3).
-  const id = getTableColumns(title.table).id as AnyPgColumn;
-  return sql`${id} = any(array(select "__s"."id" from ${title.table} as "__s" where "__s"."title_search" ilike ${bound(pattern)} escape '\\'))`;
-}
-
-/** Which statement `titleMatches` gives for `q`, for a statement's shape key (pageQuery.ts#shaped). */
-export function titleShape(q: string | undefined): '' | 'exact' | 'text' {
-  if (q === undefined || q === '') return '';
-  return CONTROL.test(q) ? 'exact' : 'text';
-}
-
 /**
  * `bookable` as the caller sees it (docs/api-contract.md §3): users and resellers may book what they can see;
  * anonymous and public callers buy through the shop, so shop products count as bookable for them.
@@ -122,14 +85,26 @@ export function bookableFor(p: Principal, product: Sellable): boolean {
 
 export const isUser = (p: Principal) => p.kind === 'account' && p.access === 'user';
 
-/** Groups rows of a batch load by key. */
-export function groupBy<R, K, V>(rows: R[], key: (r: R) => K, value: (r: R) => V): Map<K, V[]> {
-  const out = new Map<K, V[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = out.get(k);
-    if (list) list.push(value(r));
-    else out.set(k, [value(r)]);
-  }
-  return out;
+/** The filters of GET /events and GET /tours, for their page queries. */
+export function productFilter(
+  ctx: Ctx,
+  input: ListInput & {
+    by_museum_ids?: number[] | undefined;
+    by_exhibition_ids?: number[] | undefined;
+    by_featured?: boolean | undefined;
+    by_category_ids?: number[] | undefined;
+    by_categories?: string[] | undefined;
+    by_language_ids?: number[] | undefined;
+  },
+): ProductFilter {
+  return {
+    viewer: ctx.principal,
+    museumIds: input.by_museum_ids,
+    exhibitionIds: input.by_exhibition_ids,
+    featured: input.by_featured,
+    categoryIds: input.by_category_ids,
+    categoryNames: input.by_categories,
+    languageIds: input.by_language_ids,
+    q: input.q,
+  };
 }

@@ -1,13 +1,8 @@
-import { and, type SQL } from 'drizzle-orm';
-import { eventDates, events } from '../../db/schema/index.ts';
+import type { DatesFilter } from '../../db/repositories/catalog/dateStatements.ts';
 import type { Ctx } from '../context.ts';
 import { datesPage, dateRange, type RangeInput } from './datesPage.ts';
-import { paging, resolveLocale, titleMatches, type ListInput, type Page } from './internal.ts';
+import { paging, resolveLocale, type ListInput, type Page } from './internal.ts';
 import type { View } from './views.ts';
-import { visibleSql } from './visibilitySql.ts';
-import { categoryFilter } from './categories.ts';
-import { dateLanguageFilter } from './languageFilter.ts';
-import { inIds } from './pageQuery.ts';
 
 export interface ListDatesInput extends ListInput, RangeInput {
   by_event_ids?: number[] | undefined;
@@ -22,19 +17,19 @@ export async function listDates(ctx: Ctx, input: ListDatesInput): Promise<Page<V
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
   const range = dateRange(ctx, ctx.config.zone, input);
-  return datesPage(ctx, datesWhere(ctx, input), range, pg, L);
+  return datesPage(ctx, datesFilterOf(ctx, input), range, pg, L);
 }
 
 /** The filters of GET /dates (also GET /dates/languages and, through listDates, /calendar). */
-export function datesWhere(ctx: Ctx, input: Omit<ListDatesInput, keyof RangeInput | 'page' | 'per_page' | 'locale'>): SQL | undefined {
-  return and(
-    visibleSql(ctx.principal, events),
-    // One array parameter whatever the number of ids, so the statement's text (and its prepared
-    // name) does not change with the length of the list (pageQuery.ts#inIds).
-    input.by_event_ids?.length ? inIds(eventDates.eventId, input.by_event_ids) : undefined,
-    input.by_museum_ids?.length ? inIds(events.museumId, input.by_museum_ids) : undefined,
-    categoryFilter(events.categoryId, input, 'event'),
-    dateLanguageFilter(input.by_language_ids),
-    titleMatches(events.title, input.q),
-  );
+export function datesFilterOf(ctx: Ctx, input: Omit<ListDatesInput, keyof RangeInput | 'page' | 'per_page' | 'locale'>): DatesFilter {
+  return {
+    of: 'list',
+    viewer: ctx.principal,
+    eventIds: input.by_event_ids,
+    museumIds: input.by_museum_ids,
+    categoryIds: input.by_category_ids,
+    categoryNames: input.by_categories,
+    languageIds: input.by_language_ids,
+    q: input.q,
+  };
 }

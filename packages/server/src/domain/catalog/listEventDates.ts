@@ -1,9 +1,6 @@
-import { and, eq } from 'drizzle-orm';
-import { eventDates } from '../../db/schema/index.ts';
 import type { Ctx } from '../context.ts';
 import { datesPage, dateRange, type RangeInput } from './datesPage.ts';
 import { paging, resolveLocale, type ListInput, type Page } from './internal.ts';
-import { dateLanguageFilter } from './languageFilter.ts';
 import { findEventInZone } from './lookups.ts';
 import type { View } from './views.ts';
 
@@ -14,5 +11,5 @@ export async function listEventDates(ctx: Ctx, input: ListInput & RangeInput & {
   // The event (a 404 unless the caller sees it) and its museum's zone, in one statement.
   const { event, zone } = await findEventInZone(ctx, input.event_id);
   const range = dateRange(ctx, zone, input, 31);
-  return datesPage(ctx, and(eq(eventDates.eventId, event.id), dateLanguageFilter(input.by_language_ids)), range, pg, L);
+  return datesPage(ctx, { of: 'event', eventId: event.id, languageIds: input.by_language_ids }, range, pg, L);
 }

@@ -1,11 +1,8 @@
-import { and, sql } from 'drizzle-orm';
-import { museums } from '../../db/schema/index.ts';
+import { museumsPageQuery, type MuseumRow } from '../../db/repositories/catalog/lists.ts';
 import type { Ctx } from '../context.ts';
-import { callerKey, localeKey, pageOfJson, pageOfViews, type JsonOut, type PagePlan } from './fragments.ts';
-import { shaped } from './pageQuery.ts';
-import { paging, resolveLocale, titleMatches, titleShape, type ListInput, type Page } from './internal.ts';
+import { callerKey, localeKey, pageOfJson, pageOfViews, windowOf, type JsonOut, type PagePlan } from './fragments.ts';
+import { paging, resolveLocale, type ListInput, type Page } from './internal.ts';
 import { museumView, type View } from './views.ts';
-import { inScopeSql, visibleShape } from './visibilitySql.ts';
 
 /** Museums inside the caller's scope (museums have no sales channels). */
 export async function listMuseums(ctx: Ctx, input: ListInput): Promise<Page<View>> {
@@ -17,17 +14,11 @@ export async function listMuseumsJson(ctx: Ctx, input: ListInput, out: JsonOut):
   return pageOfJson(ctx, museumsPlan(ctx, input), out);
 }
 
-function museumsPlan(ctx: Ctx, input: ListInput): PagePlan<typeof museums.$inferSelect> {
+function museumsPlan(ctx: Ctx, input: ListInput): PagePlan<MuseumRow> {
   const L = resolveLocale(ctx, input.locale);
   const pg = paging(ctx, input);
-  // Rendered once per shape (pageQuery.ts#shaped).
-  const { where, shape } = shaped(ctx.db, `museums|${visibleShape(ctx.principal)}|${titleShape(input.q)}`, () =>
-    and(inScopeSql(ctx.principal, museums.id), titleMatches(museums.title, input.q)),
-  );
-  // One statement: the page, the total (pageQuery.ts).
   return {
-    spec: { table: museums, where, countApart: !input.q, order: sql`${museums.id}`, limit: pg.perPage, offset: pg.offset, shape },
-    extraKeys: [],
+    query: museumsPageQuery(ctx.db, { viewer: ctx.principal, q: input.q }, windowOf(pg)),
     view: (m) => museumView(ctx.principal, m, L),
     context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
     paging: pg,

@@ -1,7 +1,8 @@
 // Museums: create and update (staff). A token limited to some museums may change those, but may
 // not create new ones: a new museum would be outside its own scope at once.
-import { eq } from 'drizzle-orm';
-import { museums, type WeeklyHours } from '../../db/schema/index.ts';
+import { insertMuseum, lockMuseum, updateMuseum } from '../../db/repositories/catalog/places.ts';
+import type { WeeklyHours } from '../../db/schema/index.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -36,21 +37,21 @@ function values(ctx: Ctx, m: MuseumInput) {
 export async function saveMuseum(ctx: Ctx, input: MuseumInput & { id?: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await transaction(ctx.db, async (tx) => {
     if (id === undefined) {
       if (ctx.principal.museumIds.length > 0) throw forbidden('a token limited to some museums may not create museums');
       const m: MuseumInput = { sub_title: null, description: null, time_zone: ctx.config.zone, location: null, opening_exceptions: {}, ...defined(changes) };
       failIfAny('museum', museumRules(ctx.config, m as Record<string, unknown>));
-      return (await tx.insert(museums).values(values(ctx, m)).returning())[0]!;
+      return insertMuseum(tx, values(ctx, m));
     }
-    const [cur] = await tx.select().from(museums).where(eq(museums.id, id)).for('update');
+    const cur = await lockMuseum(tx, id);
     if (!cur || !inMuseumScope(ctx.principal, cur.id)) throw notFound('museum');
     const m: MuseumInput = {
       title: cur.title, sub_title: cur.subTitle, description: cur.description, time_zone: cur.timeZone, location: cur.location,
       opening_hours: cur.openingHours, opening_exceptions: cur.openingExceptions, ...defined(changes),
     };
     failIfAny('museum', museumRules(ctx.config, m as Record<string, unknown>));
-    return (await tx.update(museums).set({ ...values(ctx, m), updatedAt: ctx.clock.now() }).where(eq(museums.id, id)).returning())[0]!;
+    return updateMuseum(tx, id, { ...values(ctx, m), updatedAt: ctx.clock.now() });
   });
   return museumView(ctx.principal, row, writeView(ctx).L);
 }

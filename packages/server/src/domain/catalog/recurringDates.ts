@@ -2,9 +2,8 @@
 // minus those the sellability rule refuses (closed day, closure naming the museum or the event),
 // minus those already past and those the event already has. Shared by POST /events/:id/dates
 // and the catalogue import, so both skip exactly the same dates.
-import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { eventDates } from '../../db/schema/index.ts';
+import { eventDateStartsAmong } from '../../db/repositories/catalog/eventDates.ts';
 import { expandRecurrence, type RecurrenceSpec } from '../schedules/recurrence.ts';
 import { closedReason } from '../schedules/rule.ts';
 import { scheduleOf } from '../schedules/schedule.ts';
@@ -32,14 +31,7 @@ export async function planRecurringDates(
   const schedule = await scheduleOf({}, db, input.museumId);
   // The catalogue import updates the dates it already has (keepExisting); the API skips them.
   const existing = occurrences.length && !input.keepExisting
-    ? new Set(
-        (
-          await db
-            .select({ startAt: eventDates.startAt })
-            .from(eventDates)
-            .where(and(eq(eventDates.eventId, input.eventId), inArray(eventDates.startAt, occurrences.map((o) => o.start))))
-        ).map((r) => r.startAt.getTime()),
-      )
+    ? await eventDateStartsAmong(db, input.eventId, occurrences.map((o) => o.start))
     : new Set<number>();
   const plan: RecurringPlan = { starts: [], skipped: [] };
   const target = { kind: 'event' as const, id: input.eventId };

@@ -3,10 +3,9 @@
 // takes the record as it would be after the write (existing values merged with the input, in the
 // snake_case shape of the request bodies) and returns human-readable messages; the verbs answer
 // 422 with all of them at once and write nothing.
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { accounts, exhibitions, languages, quotas, tickets, ticketQuotas } from '../../db/schema/index.ts';
+import { dayTicketIdsOfQuota, exhibitionIdsInMuseum, languageIdsAmong, quotasByIds, resellerIdsAmong } from '../../db/repositories/catalog/refs.ts';
 import { isValidDate, parseTimestamp } from '../time.ts';
 import { categoryInputProblems } from './categories.ts';
 import { hoursProblem, Problems, validZone } from './checks.ts';
@@ -149,15 +148,14 @@ export function tourRules(config: Config, t: Rec): string[] {
 /** Exhibitions must exist and belong to the product's museum. */
 export async function exhibitionRefs(db: DbOrTx, museumId: number, ids: number[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = await db.select({ id: exhibitions.id }).from(exhibitions).where(and(inArray(exhibitions.id, ids), eq(exhibitions.museumId, museumId)));
-  const ok = new Set(found.map((r) => r.id));
+  const ok = await exhibitionIdsInMuseum(db, museumId, ids);
   return ids.filter((id) => !ok.has(id)).map((id) => `exhibition ${id} does not exist in museum ${museumId}`);
 }
 
 /** Quotas must be in the ticket's museum; a day ticket ('normal') may only draw from day quotas. */
 export async function quotaRefs(db: DbOrTx, museumId: number, ticketType: unknown, ids: number[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = await db.select().from(quotas).where(inArray(quotas.id, ids));
+  const found = await quotasByIds(db, ids);
   const byId = new Map(found.map((q) => [q.id, q]));
   const out: string[] = [];
   for (const id of ids) {
@@ -171,23 +169,18 @@ export async function quotaRefs(db: DbOrTx, museumId: number, ticketType: unknow
 /** A quota turned into a slot quota must not feed day tickets. */
 export async function quotaKindRefs(db: DbOrTx, quotaId: number, kind: unknown): Promise<string[]> {
   if (kind !== 'slot') return [];
-  const dayTickets = await db
-    .select({ id: tickets.id })
-    .from(ticketQuotas)
-    .innerJoin(tickets, eq(tickets.id, ticketQuotas.ticketId))
-    .where(and(eq(ticketQuotas.quotaId, quotaId), eq(tickets.ticketType, 'normal')));
-  return dayTickets.map((t) => `day ticket ${t.id} draws from this quota, so it must stay a day quota`);
+  const dayTickets = await dayTicketIdsOfQuota(db, quotaId);
+  return dayTickets.map((id) => `day ticket ${id} draws from this quota, so it must stay a day quota`);
 }
 
 export async function languageRefs(db: DbOrTx, ids: number[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = new Set((await db.select({ id: languages.id }).from(languages).where(inArray(languages.id, ids))).map((r) => r.id));
+  const found = await languageIdsAmong(db, ids);
   return ids.filter((id) => !found.has(id)).map((id) => `language ${id} is unknown`);
 }
 
 export async function resellerRefs(db: DbOrTx, ids: number[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = await db.select({ id: accounts.id }).from(accounts).where(and(inArray(accounts.id, ids), eq(accounts.class, 'reseller')));
-  const ok = new Set(found.map((r) => r.id));
+  const ok = await resellerIdsAmong(db, ids);
   return ids.filter((id) => !ok.has(id)).map((id) => `reseller account ${id} is unknown`);
 }

@@ -1,4 +1,5 @@
-import { quotaOverrides } from '../../db/schema/index.ts';
+import { upsertQuotaOverride } from '../../db/repositories/catalog/quotas.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { Problems } from './checks.ts';
 import { renderQuota, writableQuota } from './quotaWrite.ts';
@@ -11,13 +12,10 @@ export async function setQuotaOverride(ctx: Ctx, input: { id: number; date: stri
   const p = new Problems();
   p.date('date', input.date, false);
   p.int('capacity', input.capacity, 0, 1_000_000, true);
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await transaction(ctx.db, async (tx) => {
     const q = await writableQuota(ctx, tx, input.id);
     failIfAny('quota override', p.list);
-    await tx
-      .insert(quotaOverrides)
-      .values({ quotaId: q.id, date: input.date, capacity: input.capacity })
-      .onConflictDoUpdate({ target: [quotaOverrides.quotaId, quotaOverrides.date], set: { capacity: input.capacity } });
+    await upsertQuotaOverride(tx, q.id, input.date, input.capacity);
     return q;
   });
   return renderQuota(ctx.db, row);

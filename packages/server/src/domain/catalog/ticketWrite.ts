@@ -1,8 +1,7 @@
 // Input shape, defaults and persistence of tickets, shared by createTicket and updateTicket.
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Tx } from '../../db/client.ts';
-import { ticketQuotas, tickets } from '../../db/schema/index.ts';
+import { insertTicket, setTicketQuotas, updateTicket, type Ticket } from '../../db/repositories/catalog/products.ts';
 import type { Ctx } from '../context.ts';
 import type { TextInput } from './checks.ts';
 import { toTranslated } from './checks.ts';
@@ -55,7 +54,7 @@ export const TICKET_DEFAULTS: TicketInput = {
   quota_ids: [],
 };
 
-export function ticketAsInput(t: typeof tickets.$inferSelect, quotaIds: number[]): TicketInput {
+export function ticketAsInput(t: Ticket, quotaIds: number[]): TicketInput {
   return {
     museum_id: t.museumId, title: t.title, sub_title: t.subTitle, description: t.description, ticket_type: t.ticketType as 'normal',
     price_cents: t.priceCents, reseller_price_cents: t.resellerPriceCents, vat_pct: t.vatPct, tax_included: t.taxIncluded,
@@ -90,12 +89,8 @@ export async function storeTicket(tx: Tx, ctx: Ctx, t: TicketInput, id?: number)
     resellerAccountIds: [...new Set(t.reseller_account_ids!)], validFrom: t.valid_from ?? null, validUntil: t.valid_until ?? null,
     active: t.active!, exhibitionIds: [...new Set(t.exhibition_ids!)],
   };
-  const [row] =
-    id === undefined
-      ? await tx.insert(tickets).values(values).returning()
-      : await tx.update(tickets).set({ ...values, updatedAt: ctx.clock.now() }).where(eq(tickets.id, id)).returning();
+  const row = id === undefined ? await insertTicket(tx, values) : await updateTicket(tx, id, { ...values, updatedAt: ctx.clock.now() });
   const quotaIds = [...new Set(t.quota_ids!)].sort((a, b) => a - b);
-  if (id !== undefined) await tx.delete(ticketQuotas).where(eq(ticketQuotas.ticketId, id));
-  if (quotaIds.length) await tx.insert(ticketQuotas).values(quotaIds.map((quotaId) => ({ ticketId: row!.id, quotaId })));
-  return { row: row!, quotaIds };
+  await setTicketQuotas(tx, row.id, quotaIds, id !== undefined);
+  return { row, quotaIds };
 }

@@ -1,12 +1,12 @@
 // Tours (staff): create and update, with the languages they are offered in.
-import { eq } from 'drizzle-orm';
-import { tourLanguages, tours } from '../../db/schema/index.ts';
+import { insertTour, languageIdsOfTour, lockTour, setTourLanguages, updateTour } from '../../db/repositories/catalog/products.ts';
+import { languagesByTour } from '../../db/repositories/catalog/related.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { toTranslated, type TextInput } from './checks.ts';
 import { categoryOf, resolveCategory, type CategoryInput } from './categories.ts';
-import { languagesByTour } from './loaders.ts';
 import { exhibitionRefs, languageRefs, resellerRefs, tourRules } from './rules.ts';
 import { tourView, type View } from './views.ts';
 import { assertStaff, defined, failIfAny, writableMuseum, writeView } from './writeSupport.ts';
@@ -47,18 +47,17 @@ const DEFAULTS: TourInput = {
 export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await transaction(ctx.db, async (tx) => {
     let t: TourInput = DEFAULTS;
     if (id !== undefined) {
-      const [c] = await tx.select().from(tours).where(eq(tours.id, id)).for('update');
+      const c = await lockTour(tx, id);
       if (!c || !inMuseumScope(ctx.principal, c.museumId)) throw notFound('tour');
-      const langs = await tx.select({ id: tourLanguages.languageId }).from(tourLanguages).where(eq(tourLanguages.tourId, id));
       t = {
         museum_id: c.museumId, exhibition_id: c.exhibitionId, title: c.title, sub_title: c.subTitle, description: c.description,
         category: c.categoryId === null ? null : { id: c.categoryId }, featured: c.featured, duration: c.duration, min_persons: c.minPersons, max_persons: c.maxPersons,
         max_concurrent: c.maxConcurrent, window_start: c.windowStart, window_end: c.windowEnd, step: c.step, price_cents: c.priceCents,
         reseller_price_cents: c.resellerPriceCents, pricing: c.pricing as 'group', vat_pct: c.vatPct, tax_included: c.taxIncluded,
-        sales_channels: c.salesChannels, reseller_account_ids: c.resellerAccountIds, active: c.active, language_ids: langs.map((l) => l.id),
+        sales_channels: c.salesChannels, reseller_account_ids: c.resellerAccountIds, active: c.active, language_ids: await languageIdsOfTour(tx, id),
       };
     }
     t = { ...t, ...defined(changes) };
@@ -80,12 +79,8 @@ export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Pr
       resellerPriceCents: t.reseller_price_cents ?? null, pricing: t.pricing!, vatPct: t.vat_pct!, taxIncluded: t.tax_included!,
       salesChannels: [...new Set(t.sales_channels!)], resellerAccountIds: [...new Set(t.reseller_account_ids!)], active: t.active!,
     };
-    const saved =
-      id === undefined
-        ? (await tx.insert(tours).values(v).returning())[0]!
-        : (await tx.update(tours).set({ ...v, updatedAt: ctx.clock.now() }).where(eq(tours.id, id)).returning())[0]!;
-    if (id !== undefined) await tx.delete(tourLanguages).where(eq(tourLanguages.tourId, saved.id));
-    if (languageIds.length) await tx.insert(tourLanguages).values(languageIds.map((languageId) => ({ tourId: saved.id, languageId })));
+    const saved = id === undefined ? await insertTour(tx, v) : await updateTour(tx, id, { ...v, updatedAt: ctx.clock.now() });
+    await setTourLanguages(tx, saved.id, languageIds, id !== undefined);
     return saved;
   });
   const [langs, category] = await Promise.all([languagesByTour(ctx.db, [row.id]), categoryOf(ctx.db, row.categoryId)]);

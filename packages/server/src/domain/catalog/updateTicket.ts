@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { ticketQuotas, tickets } from '../../db/schema/index.ts';
+import { lockTicket, quotaIdsOfTicket } from '../../db/repositories/catalog/products.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -11,12 +11,11 @@ import { storeTicket, ticketAsInput, ticketProblems, type TicketInput } from './
 export async function updateTicket(ctx: Ctx, input: TicketInput & { id: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
-  const { row, quotaIds } = await ctx.db.transaction(async (tx) => {
+  const { row, quotaIds } = await transaction(ctx.db, async (tx) => {
     // Row lock: two concurrent updates of one ticket must not interleave their quota rewrites.
-    const [current] = await tx.select().from(tickets).where(eq(tickets.id, id)).for('update');
+    const current = await lockTicket(tx, id);
     if (!current || !inMuseumScope(ctx.principal, current.museumId)) throw notFound('ticket');
-    const links = await tx.select({ q: ticketQuotas.quotaId }).from(ticketQuotas).where(eq(ticketQuotas.ticketId, id));
-    const t: TicketInput = { ...ticketAsInput(current, links.map((l) => l.q)), ...defined(changes) };
+    const t: TicketInput = { ...ticketAsInput(current, await quotaIdsOfTicket(tx, id)), ...defined(changes) };
     // Turning a ticket into a day ticket drops its slot length unless one is sent (then it fails).
     if (changes.ticket_type === 'normal' && changes.entry_duration === undefined) t.entry_duration = null;
     if (t.museum_id !== current.museumId) await writableMuseum(ctx, tx, t.museum_id);

@@ -1,19 +1,16 @@
 // Catalogue records as the caller sees them (docs/reference/gomus-v4-facts.md §3 field names): translated for the
 // requested locale(s), priced for the caller, `bookable` computed for the caller, and back-office
 // fields (channels, reseller price, active) only for user tokens.
+import type { Shown } from '../../db/repositories/catalog/dateStatements.ts';
+import type { LanguageRef } from '../../db/repositories/catalog/related.ts';
 import type { eventDates, events, exhibitions, museums, quotas, tickets, tours } from '../../db/schema/index.ts';
 import type { Principal } from '../principal.ts';
 import { isoInZone } from '../time.ts';
 import { bookableFor, isUser, tr, trTitle, type LocaleMode } from './internal.ts';
 import type { CategoryRef } from './categories.ts';
-import type { LanguageRef } from './loaders.ts';
 import { priceFor } from './visibility.ts';
 
 type Row<T extends { $inferSelect: unknown }> = T['$inferSelect'];
-/** Columns no view shows: a page may leave them unread (datesPage.ts). */
-export const AUDIT_COLUMNS = ['createdAt', 'updatedAt'] as const;
-/** A row as a view reads it: without `AUDIT_COLUMNS`. */
-export type Shown<T extends { $inferSelect: object }> = Omit<T['$inferSelect'], (typeof AUDIT_COLUMNS)[number]>;
 export type View = Record<string, unknown>;
 
 function backOffice(p: Principal, r: { salesChannels: string[]; resellerAccountIds: number[]; resellerPriceCents: number | null; active: boolean }) {

@@ -1,7 +1,6 @@
 // Shared steps of the staff write verbs: input merging, museum scope, failing with all messages.
-import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { museums } from '../../db/schema/index.ts';
+import { museumById } from '../../db/repositories/catalog/records.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -28,7 +27,7 @@ export async function writableMuseum(ctx: Ctx, db: DbOrTx, id: unknown) {
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) {
     throw invalid('museum_id is required', ['museum_id must be a museum id']);
   }
-  const [m] = await db.select().from(museums).where(eq(museums.id, id));
+  const m = await museumById(db, id);
   if (!m || !inMuseumScope(ctx.principal, m.id)) throw notFound('museum');
   return m;
 }

@@ -1,7 +1,8 @@
 // Loads the demo catalogue (`atrium seed --demo`, and `atrium serve --demo` on an empty
 // database) through the same import verb as a catalogue file: one code path, one set of rules.
-import { and, count, eq } from 'drizzle-orm';
-import { catalogKeys, museums, quotaSlotOverrides } from '../../db/schema/index.ts';
+import { museumCount } from '../../db/repositories/catalog/places.ts';
+import { recordIdOfKey } from '../../db/repositories/imports/keys.ts';
+import { hasSlotOverride } from '../../db/repositories/schedules/hours.ts';
 import { importCatalogue, type Summary } from '../catalog-import/importCatalogue.ts';
 import type { Ctx } from '../context.ts';
 import { setSlotCapacity } from '../schedules/setCapacities.ts';
@@ -21,17 +22,14 @@ export async function seedDemo(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<Summary>
  * a later seed leaves the slot overrides alone.
  */
 async function demoSlotOverride(ctx: Pick<Ctx, 'db'>, today: string): Promise<void> {
-  const [key] = await ctx.db.select({ id: catalogKeys.recordId }).from(catalogKeys).where(and(eq(catalogKeys.kind, 'quota'), eq(catalogKeys.key, 'demo-kh-slots')));
-  if (!key) return;
-  const [any] = await ctx.db.select({ id: quotaSlotOverrides.quotaId }).from(quotaSlotOverrides).where(eq(quotaSlotOverrides.quotaId, key.id)).limit(1);
-  if (any) return;
+  const quotaId = await recordIdOfKey(ctx.db, 'quota', 'demo-kh-slots');
+  if (quotaId === undefined || (await hasSlotOverride(ctx.db, quotaId))) return;
   let day = addDays(today, 2);
   while (weekdayIndex(day) === 0 || day.slice(5) >= '12-24' && day.slice(5) <= '12-26') day = addDays(day, 1);
-  await setSlotCapacity(ctx.db, key.id, zonedInstant(day, 660, DEMO_ZONE), 10);
+  await setSlotCapacity(ctx.db, quotaId, zonedInstant(day, 660, DEMO_ZONE), 10);
 }
 
 /** Whether the catalogue has no museum yet (the demo is only loaded into an empty one). */
 export async function catalogueIsEmpty(ctx: Pick<Ctx, 'db'>): Promise<boolean> {
-  const [row] = await ctx.db.select({ n: count() }).from(museums);
-  return (row?.n ?? 0) === 0;
+  return (await museumCount(ctx.db)) === 0;
 }

@@ -1,9 +1,8 @@
 // Which live order items a closure shuts (docs/api-contract.md §13 `affected`): active items of pending (not
 // expired) and finalized orders of the museum, tested with the rule's own closureHits(), so the
 // report lists exactly what availability and booking now refuse.
-import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { eventDates, orderItems, orders, tickets, tours } from '../../db/schema/index.ts';
+import { liveItemsStarting } from '../../db/repositories/schedules/closures.ts';
 import { localDateOf, zonedInstant } from '../time.ts';
 import { closureHits, type Mode, type Target } from './rule.ts';
 import type { ClosureSpan } from './schedule.ts';
@@ -24,37 +23,8 @@ const DAY = 86_400_000;
 
 /** Live items of museum `museumId` that closure `c` shuts, at `now`. */
 export async function affectedItems(db: DbOrTx, museumId: number, zone: string, c: ClosureSpan, now: Date): Promise<AffectedItem[]> {
-  const rows = await db
-    .select({
-      id: orderItems.id,
-      orderId: orderItems.orderId,
-      quantity: orderItems.quantity,
-      startAt: orderItems.startAt,
-      ticketId: orderItems.ticketId,
-      tourId: orderItems.tourId,
-      ticketType: tickets.ticketType,
-      entryDuration: tickets.entryDuration,
-      lastEntry: tickets.lastEntry,
-      quotaIds: sql<number[]>`coalesce((select array_agg(tq.quota_id) from ticket_quotas tq where tq.ticket_id = ${orderItems.ticketId}), '{}')`,
-      eventId: eventDates.eventId,
-      eventDuration: eventDates.duration,
-      tourDuration: tours.duration,
-    })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .leftJoin(tickets, eq(tickets.id, orderItems.ticketId))
-    .leftJoin(eventDates, eq(eventDates.id, orderItems.eventDateId))
-    .leftJoin(tours, eq(tours.id, orderItems.tourId))
-    .where(
-      and(
-        eq(orderItems.museumId, museumId),
-        eq(orderItems.status, 'active'),
-        or(eq(orders.status, 'finalized'), and(eq(orders.status, 'pending'), sql`${orders.expiresAt} > ${now.toISOString()}`)),
-        // Anything that can overlap starts at most a day before the period (tours, events).
-        gte(orderItems.startAt, new Date(c.from - DAY)),
-        lt(orderItems.startAt, new Date(c.to)),
-      ),
-    );
+  // Anything that can overlap starts at most a day before the period (tours, events).
+  const rows = await liveItemsStarting(db, museumId, new Date(c.from - DAY), new Date(c.to), now);
   return rows
     .filter((r) => {
       const a = r.startAt.getTime();

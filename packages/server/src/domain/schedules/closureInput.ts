@@ -1,8 +1,7 @@
 // Checks of a closure before it is written (docs/api-contract.md §13 "Bad input"): every problem is reported
 // at once with the field it concerns, and nothing is written.
-import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { closures, events, quotas, tickets, tours } from '../../db/schema/index.ts';
+import { closuresOfMuseum, idsInMuseum } from '../../db/repositories/schedules/closures.ts';
 import { daysBetween, isValidDate } from '../time.ts';
 import { atMinutes } from './schedule.ts';
 
@@ -72,12 +71,9 @@ export async function checkClosure(db: DbOrTx, museumId: number, zone: string, i
   const endsAt = atMinutes(end!, endTime ?? 1440, zone);
   if (problems.length === 0 && endsAt <= startsAt) problems.push('end_time must be after start_time');
   const ids = { ticket_ids: input.ticket_ids ?? [], quota_ids: input.quota_ids ?? [], event_ids: input.event_ids ?? [], tour_ids: input.tour_ids ?? [] };
-  const tables = { ticket_ids: tickets, quota_ids: quotas, event_ids: events, tour_ids: tours } as const;
   for (const [field, list] of Object.entries(ids) as Array<[keyof typeof ids, number[]]>) {
     if (list.length === 0) continue;
-    const t = tables[field];
-    const found = await db.select({ id: t.id }).from(t).where(and(inArray(t.id, list), eq(t.museumId, museumId)));
-    const known = new Set(found.map((r) => r.id));
+    const known = await idsInMuseum(db, field, museumId, list);
     const unknown = [...new Set(list)].filter((id) => !known.has(id));
     if (unknown.length) problems.push(`${field}: ${unknown.join(', ')} not found in museum ${museumId}`);
   }
@@ -98,7 +94,7 @@ const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((
 
 /** An existing closure with the same scope whose period overlaps (a duplicate), or null. */
 async function sameScopeOverlap(db: DbOrTx, v: ClosureValues): Promise<number | null> {
-  const rows = await db.select().from(closures).where(eq(closures.museumId, v.museumId));
+  const rows = await closuresOfMuseum(db, v.museumId);
   const hit = rows.find(
     (c) => c.startsAt < v.endsAt && c.endsAt > v.startsAt &&
       sameSet(c.ticketIds, v.ticketIds) && sameSet(c.quotaIds, v.quotaIds) && sameSet(c.eventIds, v.eventIds) && sameSet(c.tourIds, v.tourIds),

@@ -4,11 +4,11 @@
 // released exactly once, barcodes and documents voided, order.cancelled recorded there).
 //
 // The museum's schedule lock is taken EXCLUSIVE first: bookings take it shared when they write
-// an item or hold (migration 0012, atrium_closure_guard), so a booking either commits before the
+// an item or hold (atrium_closure_guard, src/db/sql/atrium_closure_guard.sql), so a booking either commits before the
 // live orders are read here (and is listed/cancelled) or is refused as CLOSED after this commits.
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { closures } from '../../db/schema/index.ts';
+import { insertClosure, lockSchedule } from '../../db/repositories/schedules/closures.ts';
+import { transaction } from '../../db/transaction.ts';
 import { systemCtx, type Ctx } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import { assertStaff, failIfAny, writableMuseum } from '../catalog/writeSupport.ts';
@@ -17,20 +17,16 @@ import { affectedItems, summarise, type Affected } from './affected.ts';
 import { checkClosure, type ClosureInput } from './closureInput.ts';
 import { closureView, spanOf, type ClosureView } from './closureView.ts';
 
-export async function lockSchedule(db: { execute: Db['execute'] }, museumId: number): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('atrium-schedule:' || ${museumId}::integer, 0))`);
-}
-
 export async function createClosure(ctx: Ctx, input: ClosureInput): Promise<{ closure: ClosureView; affected: Affected }> {
   assertStaff(ctx);
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const museum = await writableMuseum(ctx, tx, input.museum_id);
     await lockSchedule(tx, museum.id);
     const { problems, values } = await checkClosure(tx, museum.id, museum.timeZone, input);
     failIfAny('closure', problems);
-    const [row] = await tx.insert(closures).values(values!).returning();
+    const row = await insertClosure(tx, values!);
     const now = ctx.clock.now();
-    const items = await affectedItems(tx, museum.id, museum.timeZone, spanOf(row!), now);
+    const items = await affectedItems(tx, museum.id, museum.timeZone, spanOf(row), now);
     const affected = summarise(items);
     if (input.cancel_orders === true && items.length > 0) {
       // The cancel verb runs in a savepoint of this transaction, with system rights: the caller
@@ -40,7 +36,7 @@ export async function createClosure(ctx: Ctx, input: ClosureInput): Promise<{ cl
         await cancelOrder(inTx, String(orderId), { item_ids: items.filter((i) => i.orderId === orderId).map((i) => i.id) });
       }
     }
-    const closure = closureView(row!);
+    const closure = closureView(row);
     await recordEvent({ ...ctx, db: tx }, 'closure.created', {
       data: { closure, affected, cancel_orders: input.cancel_orders === true },
       museumIds: [museum.id],

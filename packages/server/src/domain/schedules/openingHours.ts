@@ -2,16 +2,17 @@
 // them for a period, and single-date exceptions, in the catalogue file's notation ("10:00-18:00"
 // or "closed"). A PUT replaces the parts it names and leaves the others. Weekly hours and
 // exceptions live on the museum row, seasons in opening_seasons (migration 0012).
-import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { museums, openingSeasons, type WeeklyHours } from '../../db/schema/index.ts';
+import { museumForSchedule, replaceSeasons, seasonsOfMuseum, setMuseumHours, type Museum } from '../../db/repositories/schedules/hours.ts';
+import type { WeeklyHours } from '../../db/schema/index.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { assertStaff, failIfAny } from '../catalog/writeSupport.ts';
 import { inMuseumScope } from '../principal.ts';
 import { isValidDate } from '../time.ts';
 import { clock, parseClock } from './closureInput.ts';
-import { lockSchedule } from './createClosure.ts';
+import { lockSchedule } from '../../db/repositories/schedules/closures.ts';
 import type { Hours } from './schedule.ts';
 
 export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -61,8 +62,8 @@ export interface ScheduleView {
   exceptions: Record<string, string>;
 }
 
-async function view(db: DbOrTx, m: typeof museums.$inferSelect): Promise<ScheduleView> {
-  const seasons = await db.select().from(openingSeasons).where(eq(openingSeasons.museumId, m.id)).orderBy(asc(openingSeasons.startDate));
+async function view(db: DbOrTx, m: Museum): Promise<ScheduleView> {
+  const seasons = await seasonsOfMuseum(db, m.id);
   return {
     weekly: showWeek(m.openingHours),
     seasons: seasons.map((s) => ({ start_date: s.startDate, end_date: s.endDate, hours: showWeek(s.hours) })),
@@ -71,8 +72,7 @@ async function view(db: DbOrTx, m: typeof museums.$inferSelect): Promise<Schedul
 }
 
 async function museumIn(ctx: Ctx, db: DbOrTx, id: number, lock: boolean) {
-  const q = db.select().from(museums).where(eq(museums.id, id));
-  const [m] = lock ? await q.for('update') : await q;
+  const m = await museumForSchedule(db, id, lock);
   if (!m || !inMuseumScope(ctx.principal, m.id)) throw notFound('museum');
   return m;
 }
@@ -84,7 +84,7 @@ export async function getSchedule(ctx: Ctx, id: number): Promise<ScheduleView> {
 
 export async function setSchedule(ctx: Ctx, id: number, input: ScheduleInput): Promise<ScheduleView> {
   assertStaff(ctx);
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const m = await museumIn(ctx, tx, id, true);
     await lockSchedule(tx, m.id);
     const problems: string[] = [];
@@ -115,15 +115,8 @@ export async function setSchedule(ctx: Ctx, id: number, input: ScheduleInput): P
       if (sorted[k]!.startDate <= sorted[k - 1]!.endDate) problems.push(`seasons[${sorted[k]!.i}] overlaps seasons[${sorted[k - 1]!.i}]`);
     }
     failIfAny('opening hours', problems);
-    const [row] = await tx
-      .update(museums)
-      .set({ openingHours: weekly, openingExceptions: exceptions as Record<string, [number, number] | null>, updatedAt: ctx.clock.now() })
-      .where(eq(museums.id, m.id))
-      .returning();
-    if (input.seasons !== undefined) {
-      await tx.delete(openingSeasons).where(eq(openingSeasons.museumId, m.id));
-      if (seasons.length) await tx.insert(openingSeasons).values(seasons);
-    }
-    return view(tx, row!);
+    const row = await setMuseumHours(tx, m.id, weekly, exceptions, ctx.clock.now());
+    if (input.seasons !== undefined) await replaceSeasons(tx, m.id, seasons);
+    return view(tx, row);
   });
 }

@@ -3,9 +3,10 @@
 // once. Lowering below what is already sold is allowed: nothing is cancelled, the answer says by
 // how much each entry is oversold so staff can act. The claim path reads both kinds of override
 // through capacity/quotas.ts (capacityAt), the only place that resolves a slot's capacity.
-import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { museums, quotaOverrides, quotaSlotOverrides } from '../../db/schema/index.ts';
+import { upsertQuotaOverride } from '../../db/repositories/catalog/quotas.ts';
+import { museumZone, slotOverridesIn, upsertSlotCapacity } from '../../db/repositories/schedules/hours.ts';
+import { transaction } from '../../db/transaction.ts';
 import { usedCapacity } from '../capacity/used.ts';
 import { slotKey } from '../capacity/used.ts';
 import type { Ctx } from '../context.ts';
@@ -43,10 +44,9 @@ export type WrittenCapacities = Awaited<ReturnType<typeof writeCapacities>>;
  */
 export async function writeCapacities(ctx: Ctx, input: { id: number; capacities: CapacityEntry[] }) {
   assertStaff(ctx);
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const q = await writableQuota(ctx, tx, input.id);
-    const [m] = await tx.select({ zone: museums.timeZone }).from(museums).where(eq(museums.id, q.museumId));
-    const zone = m!.zone;
+    const zone = (await museumZone(tx, q.museumId))!;
     const problems: string[] = [];
     if (!Array.isArray(input.capacities) || input.capacities.length === 0) problems.push('capacities must list at least one {date, time?, capacity}');
     else if (input.capacities.length > MAX_ENTRIES) problems.push(`capacities: at most ${MAX_ENTRIES} entries`);
@@ -72,10 +72,7 @@ export async function writeCapacities(ctx: Ctx, input: { id: number; capacities:
     failIfAny('capacities', problems);
     for (const e of entries) {
       if (e.minutes === null) {
-        await tx
-          .insert(quotaOverrides)
-          .values({ quotaId: q.id, date: e.date, capacity: e.capacity })
-          .onConflictDoUpdate({ target: [quotaOverrides.quotaId, quotaOverrides.date], set: { capacity: e.capacity } });
+        await upsertQuotaOverride(tx, q.id, e.date, e.capacity);
       } else {
         await setSlotCapacity(tx, q.id, zonedInstant(e.date, e.minutes, zone), e.capacity);
       }
@@ -91,10 +88,7 @@ export async function capacitiesAnswer(ctx: Ctx, written: WrittenCapacities): Pr
 
 /** Sets the capacity of one slot of a quota (also used by the demo seed). */
 export async function setSlotCapacity(db: DbOrTx, quotaId: number, slotStart: Date, capacity: number): Promise<void> {
-  await db
-    .insert(quotaSlotOverrides)
-    .values({ quotaId, slotStart, capacity })
-    .onConflictDoUpdate({ target: [quotaSlotOverrides.quotaId, quotaSlotOverrides.slotStart], set: { capacity } });
+  await upsertSlotCapacity(db, quotaId, slotStart, capacity);
 }
 
 /** What is used now in the pools each entry sets, and by how much that exceeds the new capacity. */
@@ -104,13 +98,7 @@ async function oversold(ctx: Ctx, quotaId: number, kind: string, zone: string, e
   const to = startOfLocalDay(addDays(dates[dates.length - 1]!, 1), zone);
   const used = await usedCapacity(ctx.db as Db, ctx.clock.now(), { resource: 'quota', resourceIds: [quotaId], from, to });
   // Slots with their own override are not governed by a per-date entry.
-  const slotOverrides = new Set(
-    (await ctx.db
-      .select({ at: quotaSlotOverrides.slotStart })
-      .from(quotaSlotOverrides)
-      .where(and(inArray(quotaSlotOverrides.quotaId, [quotaId]), gte(quotaSlotOverrides.slotStart, from), lt(quotaSlotOverrides.slotStart, to))))
-      .map((r) => r.at.getTime()),
-  );
+  const slotOverrides = await slotOverridesIn(ctx.db, quotaId, from, to);
   const prefix = `${quotaId}|`;
   return entries.map((e) => {
     let sold = 0;

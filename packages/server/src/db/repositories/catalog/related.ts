@@ -1,26 +1,44 @@
-// Batch loaders for the pieces of a list page that live in other tables. Each runs one query for
-// the whole page (never one per record).
+// What a catalogue record shows from other tables: a ticket's quota ids, a tour's or event's
+// languages, a quota's overrides and tickets. As columns of a page's statement (pages.ts), or as
+// batch loads of one statement for a whole set of records (never one per record).
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client.ts';
-import { eventDates, languages, quotaOverrides, ticketQuotas, tourLanguages } from '../../db/schema/index.ts';
-import { groupBy } from './internal.ts';
-import type { GroupedExtra } from './pageQuery.ts';
+import type { DbOrTx } from '../../client.ts';
+import { eventDates, languages, quotaOverrides, ticketQuotas, tourLanguages } from '../../schema/index.ts';
+import type { GroupedExtra } from './pages.ts';
 
 export interface LanguageRef {
   id: number;
   name: string;
 }
 
+/** A quota's capacity on one day (null: closed that day). */
+export interface QuotaOverride {
+  date: string;
+  capacity: number | null;
+}
+
+/** Groups rows of a batch load by key. */
+function groupBy<R, K, V>(rows: R[], key: (r: R) => K, value: (r: R) => V): Map<K, V[]> {
+  const out = new Map<K, V[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(value(r));
+    else out.set(k, [value(r)]);
+  }
+  return out;
+}
+
 /**
- * The same quota ids as a column of a ticket query (pageQuery.ts): ascending, [] for none. The
- * batch loader below stays for paths that already hold the ticket rows.
+ * The same quota ids as a column of a ticket query (pages.ts): ascending, [] for none. The
+ * batch loaders below stay for paths that already hold the rows.
  */
 export function quotaIdsSql(ticketId: AnyPgColumn): SQL {
   return sql`array(select ${ticketQuotas.quotaId} from ${ticketQuotas} where ${ticketQuotas.ticketId} = ${ticketId} order by ${ticketQuotas.quotaId})`;
 }
 
-/** `quotaIdsSql` for a whole page at once (pageQuery.ts#GroupedExtra): the same ascending ids, [] for none. */
+/** `quotaIdsSql` for a whole page at once (pages.ts#GroupedExtra): the same ascending ids, [] for none. */
 export const quotaIdsByPage: GroupedExtra = {
   query: (ids) =>
     sql`select ${ticketQuotas.ticketId} as "__id", array_agg(${ticketQuotas.quotaId} order by ${ticketQuotas.quotaId}) as "quotaIds" from ${ticketQuotas} where ${ticketQuotas.ticketId} = any(array(${ids})) group by ${ticketQuotas.ticketId}`,
@@ -39,16 +57,6 @@ export function eventLanguagesSql(eventId: AnyPgColumn): SQL {
     from ${languages} where ${languages.id} in (select ${eventDates.languageId} from ${eventDates} where ${eventDates.eventId} = ${eventId} and ${eventDates.active})), '[]'::json)`;
 }
 
-export async function quotaIdsByTicket(db: DbOrTx, ticketIds: number[]): Promise<Map<number, number[]>> {
-  if (ticketIds.length === 0) return new Map();
-  const rows = await db
-    .select({ ticketId: ticketQuotas.ticketId, quotaId: ticketQuotas.quotaId })
-    .from(ticketQuotas)
-    .where(inArray(ticketQuotas.ticketId, ticketIds))
-    .orderBy(asc(ticketQuotas.quotaId));
-  return groupBy(rows, (r) => r.ticketId, (r) => r.quotaId);
-}
-
 export async function ticketIdsByQuota(db: DbOrTx, quotaIds: number[]): Promise<Map<number, number[]>> {
   if (quotaIds.length === 0) return new Map();
   const rows = await db
@@ -59,10 +67,7 @@ export async function ticketIdsByQuota(db: DbOrTx, quotaIds: number[]): Promise<
   return groupBy(rows, (r) => r.quotaId, (r) => r.ticketId);
 }
 
-export async function overridesByQuota(
-  db: DbOrTx,
-  quotaIds: number[],
-): Promise<Map<number, Array<{ date: string; capacity: number | null }>>> {
+export async function overridesByQuota(db: DbOrTx, quotaIds: number[]): Promise<Map<number, QuotaOverride[]>> {
   if (quotaIds.length === 0) return new Map();
   const rows = await db
     .select()
