@@ -10,9 +10,9 @@ import type { Ctx } from '../domain/context.ts';
 import { findDocumentMeta } from '../domain/documents/internal.ts';
 import { reload as reloadOrder } from '../domain/orders/internal.ts';
 import { reload as reloadRequest } from '../domain/requests/internal.ts';
-import { serializeDocument } from '../http/routes/documents/serialize.ts';
-import { serializeOrder } from '../http/routes/orders/serialize.ts';
-import { serializeRequest } from '../http/routes/requests/serialize.ts';
+import { serializeDocument } from '../http/api/routes/documents/serialize.ts';
+import { serializeOrder } from '../http/api/routes/orders/serialize.ts';
+import { serializeRequest } from '../http/api/routes/requests/serialize.ts';
 import { isoInZone } from '../domain/time.ts';
 import { orderViewFromSnapshot } from './snapshot.ts';
 
