@@ -5,11 +5,18 @@ import { stdTimeFunctions } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import type { Caches } from './cache/index.ts';
+import type { AnswerScope } from './cache/responses.ts';
+import type { TokenSource } from './cache/tokens.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { databaseTimeouts } from './db/timeouts.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
+import { resolveToken } from './domain/accounts/resolveToken.ts';
+import { hashToken } from './domain/accounts/tokens.ts';
+import { callerKey } from './domain/catalog/fragments.ts';
+import type { AccountPrincipal } from './domain/principal.ts';
+import { addDays, localDateOf, zonedInstant } from './domain/time.ts';
 import { authentication } from './http/api/plugins/auth.ts';
 import { caching } from './http/api/plugins/caching.ts';
 import { closingBehaviour } from './http/api/plugins/closing.ts';
@@ -56,11 +63,26 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// The domain's rules the caches need (src/cache imports no domain code): how a token resolves, and
+// what a kept catalogue answer depends on.
+const TOKEN_SOURCE: TokenSource<AccountPrincipal> = { resolve: resolveToken, hash: hashToken };
+const ANSWER_SCOPE: AnswerScope = {
+  caller: (req) => callerKey(req.principal),
+  day: (now, zone) => {
+    const date = localDateOf(now, zone);
+    return { date, from: zonedInstant(date, 0, zone).getTime(), to: zonedInstant(addDays(date, 1), 0, zone).getTime() };
+  },
+};
+
 export async function loadInstanceId(database: Database): Promise<string> {
   const res = await database.db.execute<{ instance_id: string }>(sql`select instance_id from instance where id = 1`);
   const id = res.rows[0]?.instance_id;
   if (!id) throw new Error('the database has no instance row; run `atrium migrate` first');
   return id;
+}
+
+function cachedTokens(caches: Caches): { resolve: typeof resolveToken } {
+  return { resolve: (db, instanceId, token, now) => caches.tokens.resolve(db, instanceId, token, now, TOKEN_SOURCE) };
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -132,9 +154,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // JSON bodies with lone UTF-16 surrogates are a 422 (http/api/json-text.ts).
   jsonBodies(app);
   await docs(app);
-  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: opts.caches.tokens, masterData: opts.caches.masterData } : {}) });
+  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: cachedTokens(opts.caches), masterData: opts.caches.masterData } : {}) });
   // Before caching: its onSend must see the full 200 answer before caching.ts turns it into a 304.
-  opts.caches?.register(app);
+  opts.caches?.register(app, ANSWER_SCOPE);
   caching(app, config.catalogMaxAge);
   idempotency(app);
   requestLogging(app);
