@@ -83,6 +83,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** A command line that cannot work (a bad flag value): `atrium` and the cluster primary say so and exit 1. */
+export class UsageError extends Error {}
+
 type Env = Record<string, string | undefined>;
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {

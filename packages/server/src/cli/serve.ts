@@ -12,7 +12,7 @@ import { openDatabase } from '../db/client.ts';
 import { databaseTimeouts } from '../db/timeouts.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
-import { seedDemoIfEmpty } from './seed.ts';
+import { seedDemoIfEmpty } from '../domain/demo/seedIfEmpty.ts';
 import { consoleStartup } from './consoleStartup.ts';
 
 export interface ServeOptions {
