@@ -6,7 +6,7 @@ import { searchAudit } from '../../../domain/audit/searchAudit.ts';
 import { addDays, isValidDate, startOfLocalDay } from '../../../domain/time.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage } from './render.ts';
 
 const PAGE = 50;

@@ -8,7 +8,7 @@ import { setStaffLocale } from '../../../domain/staff/users.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { pickLocale, translator } from '../i18n.ts';
 import { field, consoleRoute } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 import { clearSessionCookie, preCookie, preLoginToken, sameToken, setSessionCookie } from './security.ts';
 import { showError } from './errors.ts';

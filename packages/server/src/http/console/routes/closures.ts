@@ -11,7 +11,7 @@ import { notFound } from '../../../domain/errors.ts';
 import { translator } from '../i18n.ts';
 import { closureInput } from './formInput.ts';
 import { consoleRoute, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 export const closurePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app) => {

@@ -4,7 +4,7 @@ import { daySheet } from '../../../domain/staff/daySheet.ts';
 import { addDays } from '../../../domain/time.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage } from './render.ts';
 
 export const dayPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app) => {

@@ -15,7 +15,7 @@ import { ticketTitles } from '../../../domain/staff/labels.ts';
 import { roleMay } from '../../../domain/staff/permissions.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 function idOf(params: unknown): string {

@@ -5,7 +5,7 @@ import { dayPages } from './day.ts';
 import { orderPages } from './orders.ts';
 import { requestPages } from './requests.ts';
 import { salePages } from './sale.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { auditPages } from './audit.ts';
 import { reportPages } from './reports.ts';
 import { closurePages } from './closures.ts';

@@ -11,7 +11,7 @@ import { RIGHT_AREAS, type AccessClass } from '../../../domain/principal.ts';
 import { translator } from '../i18n.ts';
 import { idsOf, numberOf } from './formInput.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 const CLASSES: AccessClass[] = ['user', 'reseller', 'public', 'entry'];

@@ -5,10 +5,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Clock } from '../../../domain/clock.ts';
-import type { Config } from '../../../config.ts';
-import type { Db } from '../../../db/client.ts';
-import type { Ctx } from '../../../domain/context.ts';
 import { roleMay } from '../../../domain/staff/permissions.ts';
 import { consoleAccountId, staffPrincipal } from '../../../domain/staff/principal.ts';
 import { resolveSession } from '../../../domain/staff/sessions.ts';
@@ -16,14 +12,8 @@ import { localeFromHeader, pickLocale } from '../i18n.ts';
 import { assetRoutes } from './assets.ts';
 import { consoleErrors, showError } from './errors.ts';
 import { consoleHeaders, givenCsrf, sameToken, sessionCookie } from './security.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { PAGES } from './pages.ts';
-
-export interface ConsoleDeps {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  masterData?: Ctx['masterData'];
-}
 
 export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
   return async (app: FastifyInstance) => {

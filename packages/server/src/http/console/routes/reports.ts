@@ -11,7 +11,7 @@ import { reportMuseums } from '../../../domain/reports/range.ts';
 import { addDays, localDateOf } from '../../../domain/time.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage } from './render.ts';
 
 const DIMENSIONS: SalesDimension[] = ['day', 'ticket', 'channel'];

@@ -11,7 +11,7 @@ import { tourTitles } from '../../../domain/staff/labels.ts';
 import { roleMay } from '../../../domain/staff/permissions.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 const STATUSES: RequestStatus[] = ['pending', 'accepted', 'declined', 'withdrawn'];

@@ -7,7 +7,7 @@ import { deskSlots, deskTickets } from '../../../domain/staff/deskSlots.ts';
 import { sellAtDesk } from '../../../domain/staff/sellAtDesk.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app) => {

@@ -14,7 +14,7 @@ import { localDateOf } from '../../../domain/time.ts';
 import { translator } from '../i18n.ts';
 import { numberOf } from './formInput.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 /** "2026-12-24 10:00-14:00" / "2026-12-31 closed", one per line, as the API's exceptions map. */

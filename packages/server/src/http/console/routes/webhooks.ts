@@ -15,7 +15,7 @@ import { deleteWebhook, getWebhook, listWebhooks } from '../../../domain/webhook
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
 import { showSecretOnce } from './partners.ts';
-import type { ConsoleDeps } from './plugin.ts';
+import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 function ids(req: FastifyRequest) {

@@ -13,7 +13,7 @@ import { uploadDocument } from '../../../../domain/documents/uploadDocument.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { DocumentEnvelope, DocumentList, DocumentParam, ListDocumentsQuery, UploadBody } from '../../schemas/documents.ts';
 import { gomusDocumentRoutes } from './gomus.ts';
-import { serializeDocument } from './serialize.ts';
+import { serializeDocument } from '../../../../domain/documents/json.ts';
 
 const read = tokenOnly(['user', 'reseller'], ['documents', 'read']);
 const write = tokenOnly(['user', 'reseller'], ['documents', 'write']);

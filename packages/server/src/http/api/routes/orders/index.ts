@@ -16,7 +16,7 @@ import { errorResponses } from '../../schemas/common.ts';
 import {
   BarcodeParam, CancelBody, CreateOrderBody, ListOrdersQuery, OrderEnvelope, OrderList, OrderParam, UpdateOrderBody,
 } from '../../schemas/orders.ts';
-import { serializeOrder } from './serialize.ts';
+import { serializeOrder } from '../../../../domain/orders/json.ts';
 
 const write = tokenOnly(['user', 'reseller'], ['orders', 'write']);
 const read = tokenOnly(['user', 'reseller'], ['orders', 'read']);

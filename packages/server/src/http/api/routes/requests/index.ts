@@ -15,7 +15,7 @@ import { listRequests } from '../../../../domain/requests/listRequests.ts';
 import { withdrawRequest } from '../../../../domain/requests/withdrawRequest.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { CreateRequestBody, DeclineBody, ListRequestsQuery, RequestEnvelope, RequestList, RequestParam } from '../../schemas/requests.ts';
-import { serializeRequest } from './serialize.ts';
+import { serializeRequest } from '../../../../domain/requests/json.ts';
 
 const write = tokenOnly(['user', 'reseller'], ['requests', 'write']);
 const read = tokenOnly(['user', 'reseller'], ['requests', 'read']);

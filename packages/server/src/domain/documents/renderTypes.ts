@@ -1,5 +1,6 @@
-// Inputs of the PDF renderers. They are plain data, already loaded and already decided (which
-// admissions exist, their status, prices): renderers never touch the database or the clock, so
+// Inputs of the PDF renderers (src/documents/render/), defined here because the domain builds
+// them. They are plain data, already loaded and already decided (which admissions exist, their
+// status, prices): renderers never touch the database or the clock, so
 // the same input always yields the same bytes (the PDF CreationDate comes from the input).
 // Money is integer cents in `currency` (ISO 4217, e.g. "EUR"); instants are Dates and are printed
 // as wall time in the museum's IANA zone.

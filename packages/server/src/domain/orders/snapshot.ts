@@ -2,10 +2,10 @@
 // event by a trigger when the recording transaction commits), turned into the same OrderView
 // that GET /orders/:id serializes: the rows go through rowFromJson like order_place's answer,
 // statuses through the orders' and documents' own statusAt rules, evaluated at the event's time.
-import { rowFromJson } from '../db/json.ts';
-import { orderItems, orders } from '../db/schema/index.ts';
-import { documentViewsFromJson, type DocumentJson } from '../domain/documents/internal.ts';
-import { statusAt, type OrderView } from '../domain/orders/internal.ts';
+import { rowFromJson } from '../../db/json.ts';
+import { orderItems, orders } from '../../db/schema/index.ts';
+import { documentViewsFromJson, type DocumentJson } from '../documents/internal.ts';
+import { statusAt, type OrderView } from './internal.ts';
 
 interface OrderSnapshot {
   order: Record<string, unknown>;

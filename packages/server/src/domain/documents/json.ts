@@ -1,7 +1,8 @@
-// Document records as JSON; instants in the instance zone.
-import { formatInvoiceNumber } from '../../../../domain/documents/renderInput.ts';
-import type { DocumentKind, DocumentMeta } from '../../../../domain/documents/internal.ts';
-import { isoInZone } from '../../../../domain/time.ts';
+// Document records as JSON; instants in the instance zone. Shared by the routes and the events'
+// payloads (events/render.ts).
+import { formatInvoiceNumber } from './renderInput.ts';
+import type { DocumentKind, DocumentMeta } from './internal.ts';
+import { isoInZone } from '../time.ts';
 
 export function serializeDocument(d: DocumentMeta, zone: string) {
   return {

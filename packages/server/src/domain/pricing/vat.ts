@@ -4,7 +4,7 @@
 // Rate buckets and totals are plain sums of the rounded lines, so net + vat = gross holds on every
 // line, every rate and the grand total, and the invoice's gross equals what the order charged for
 // tax-included prices (the usual case for museum tickets). Rates are taken to 1/100 of a percent.
-import type { InvoiceLineInput, InvoiceTotals, VatBucket } from './types.ts';
+import type { InvoiceLineInput, InvoiceTotals, VatBucket } from '../documents/renderTypes.ts';
 
 /** round(a / b) for integers, b > 0, halves away from zero; exact for |a| < 2^53. */
 function divRound(a: number, b: number): number {

@@ -1,7 +1,7 @@
 // Request records as JSON: item start times in the museum's zone, bookkeeping times in the
-// instance zone.
-import type { RequestView } from '../../../../domain/requests/internal.ts';
-import { isoInZone } from '../../../../domain/time.ts';
+// instance zone. Shared by the routes and the events' payloads (events/render.ts).
+import type { RequestView } from './internal.ts';
+import { isoInZone } from '../time.ts';
 
 export function serializeRequest(r: RequestView, zone: string) {
   return {

@@ -1,8 +1,8 @@
 // An invoice or credit note as issued: the frozen content stored in invoices.data (migration
-// 0018) and the one input of both its PDF (render/invoice.ts) and its e-invoice
-// (einvoice/build.ts). Plain JSON (instants as ISO strings, money as integer cents), so what is
+// 0018) and the one input of both its PDF (documents/render/invoice.ts) and its e-invoice
+// (documents/einvoice/build.ts). Plain JSON (instants as ISO strings, money as integer cents), so what is
 // stored is exactly what is rendered, on any node, years later.
-import type { Issuer } from '../settings.ts';
+import type { Issuer } from './issuer.ts';
 
 export interface IssuedLine {
   title: string;
@@ -10,7 +10,7 @@ export interface IssuedLine {
   detail: string | null;
   quantity: number;
   unit_price_cents: number;
-  /** quantity × unit price as charged; gross when tax_included, else net (render/vat.ts). */
+  /** quantity × unit price as charged; gross when tax_included, else net (domain/pricing/vat.ts). */
   total_cents: number;
   vat_pct: number;
   tax_included: boolean;

@@ -1,20 +1,20 @@
 // The `data` of an event as the API shows its subject (docs/webhooks.md: "data": {"order": {…as
 // GET /orders/:id}}), rendered with the same serializers as the routes so a webhook and a GET
-// never disagree. An order is rendered from the event's snapshot (notify/snapshot.ts: its rows
+// never disagree. An order is rendered from the event's snapshot (orders/snapshot.ts: its rows
 // when the change committed), so a late dispatch still shows the order as it was then; requests
 // and documents (no snapshot yet) from their current rows. Rendered once, at dispatch, and
 // stored with the event: every delivery and every retry of it carries the identical body (and
 // so the same signature input).
-import type { DbOrTx } from '../db/client.ts';
-import type { Ctx } from '../domain/context.ts';
-import { findDocumentMeta } from '../domain/documents/internal.ts';
-import { reload as reloadOrder } from '../domain/orders/internal.ts';
-import { reload as reloadRequest } from '../domain/requests/internal.ts';
-import { serializeDocument } from '../http/api/routes/documents/serialize.ts';
-import { serializeOrder } from '../http/api/routes/orders/serialize.ts';
-import { serializeRequest } from '../http/api/routes/requests/serialize.ts';
-import { isoInZone } from '../domain/time.ts';
-import { orderViewFromSnapshot } from './snapshot.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Ctx } from '../context.ts';
+import { findDocumentMeta } from '../documents/internal.ts';
+import { reload as reloadOrder } from '../orders/internal.ts';
+import { reload as reloadRequest } from '../requests/internal.ts';
+import { serializeDocument } from '../documents/json.ts';
+import { serializeOrder } from '../orders/json.ts';
+import { serializeRequest } from '../requests/json.ts';
+import { isoInZone } from '../time.ts';
+import { orderViewFromSnapshot } from '../orders/snapshot.ts';
 
 export interface EventRow {
   id: string;

@@ -1,7 +1,8 @@
 // Order records as JSON (go~mus shapes): instants in ISO 8601; item start times in the museum's
-// zone, bookkeeping times in the instance zone.
-import type { OrderItemView, OrderView } from '../../../../domain/orders/internal.ts';
-import { isoInZone } from '../../../../domain/time.ts';
+// zone, bookkeeping times in the instance zone. Shared by the routes and the events' payloads
+// (events/render.ts), so a webhook and a GET never disagree.
+import type { OrderItemView, OrderView } from './internal.ts';
+import { isoInZone } from '../time.ts';
 
 const iso = (d: Date | null, zone: string) => (d ? isoInZone(d, zone) : null);
 
