@@ -38,8 +38,8 @@ function bearer(req: FastifyRequest): string | null | undefined {
 }
 
 export function authentication(app: FastifyInstance, deps: AuthDeps) {
-  app.decorateRequest('principal', null as never);
-  app.decorateRequest('ctx', null as never);
+  app.decorateRequest('principal', null, []);
+  app.decorateRequest('ctx', null, []);
 
   // A callback hook: an anonymous caller (most catalogue reads) is admitted without a promise or
   // a turn of the microtask queue; only a token waits for its resolution. Answering (an error)

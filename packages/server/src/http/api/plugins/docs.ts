@@ -45,7 +45,7 @@ export async function docs(app: FastifyInstance) {
         },
       },
     },
-    transformObject: (doc) => ('openapiObject' in doc ? shapeDocument(doc.openapiObject as Record<string, any>) : doc.swaggerObject) as never,
+    transformObject: (doc) => ('openapiObject' in doc ? shapeDocument(doc.openapiObject as Record<string, any>) : doc.swaggerObject),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   // Document which token classes may call each route.

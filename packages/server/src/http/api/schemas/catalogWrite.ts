@@ -3,7 +3,7 @@
 // 422 here; cross-field and reference rules live in domain/catalog/rules.ts. Unknown fields are
 // ignored. Every field is optional in the schema: create verbs report what is missing.
 import { Type } from 'typebox';
-import { Nullable } from './common.ts';
+import { Nullable, StringEnum } from './common.ts';
 
 const Int = (min: number, max = 2_147_483_647) => Type.Integer({ minimum: min, maximum: max });
 const Ids = Type.Array(Int(1), { maxItems: 500 });
@@ -20,7 +20,7 @@ const Sellable = {
   reseller_price_cents: Opt(Nullable(Money)),
   vat_pct: Opt(Type.Number({ minimum: 0, maximum: 100 })),
   tax_included: Opt(Type.Boolean()),
-  sales_channels: Opt(Type.Array(Type.String({ enum: ['shop', 'reseller'] }), { maxItems: 2 })),
+  sales_channels: Opt(Type.Array(StringEnum(['shop', 'reseller']), { maxItems: 2 })),
   reseller_account_ids: Opt(Ids),
   active: Opt(Type.Boolean()),
 };
@@ -43,7 +43,7 @@ export const ExhibitionBody = Type.Object({
 export const QuotaBody = Type.Object({
   museum_id: Opt(Int(1)),
   name: Opt(Type.String({ maxLength: 200 })),
-  kind: Opt(Type.String({ enum: ['slot', 'day'] })),
+  kind: Opt(StringEnum(['slot', 'day'])),
   capacity: Opt(Int(0, 1_000_000)),
 });
 export const QuotaOverrideBody = Type.Object({ capacity: Nullable(Int(0, 1_000_000)) });
@@ -51,7 +51,7 @@ export const QuotaOverrideBody = Type.Object({ capacity: Nullable(Int(0, 1_000_0
 export const TicketBody = Type.Object({
   museum_id: Opt(Int(1)),
   ...Texts,
-  ticket_type: Opt(Type.String({ enum: ['time_slot', 'normal'] })),
+  ticket_type: Opt(StringEnum(['time_slot', 'normal'])),
   ...Sellable,
   discount: Opt(Int(0, 100)),
   first_entry: Opt(Int(0, 1439)),
@@ -59,7 +59,7 @@ export const TicketBody = Type.Object({
   entry_duration: Opt(Nullable(Int(15, 720))),
   min_persons: Opt(Int(1, 100_000)),
   max_persons: Opt(Int(1, 100_000)),
-  attendees: Opt(Type.String({ enum: ['none', 'optional', 'required'] })),
+  attendees: Opt(StringEnum(['none', 'optional', 'required'])),
   valid_from: Opt(Nullable(Type.String({ maxLength: 10 }))),
   valid_until: Opt(Nullable(Type.String({ maxLength: 10 }))),
   exhibition_ids: Opt(Ids),
@@ -120,7 +120,7 @@ export const TourBody = Type.Object({
   window_start: Opt(Int(0, 1439)),
   window_end: Opt(Int(1, 1440)),
   step: Opt(Int(5, 720)),
-  pricing: Opt(Type.String({ enum: ['group', 'person'] })),
+  pricing: Opt(StringEnum(['group', 'person'])),
   ...Sellable,
   language_ids: Opt(Ids),
 });

@@ -20,7 +20,7 @@ export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
     app.decorateRequest('session', null);
-    app.decorateRequest('staffCtx', null as never);
+    app.decorateRequest('staffCtx', null, []);
     app.decorateRequest('consoleLocale', 'de');
     app.addHook('onRequest', async (req, reply) => {
       consoleHeaders(reply);

@@ -87,7 +87,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { recurrence, ...single } = req.body;
     const event_id = req.params.id;
     // Views are plain records (domain/catalog/views.ts); the response schema serialises them.
-    if (recurrence) return reply.code(201).send((await createRecurringEventDates(req.ctx, { ...single, recurrence, event_id })) as never);
+    if (recurrence) {
+      const { dates, skipped } = await createRecurringEventDates(req.ctx, { ...single, recurrence, event_id });
+      return reply.code(201).send({ dates, skipped });
+    }
     return reply.code(201).send({ date: await createEventDate(req.ctx, { ...single, event_id }) });
   });
   app.put('/events/:event_id/dates/:id', {

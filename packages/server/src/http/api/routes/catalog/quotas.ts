@@ -33,7 +33,7 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/quotas', {
     config: writeConfig, preValidation: unwrap('quota'),
     schema: { tags, summary: 'Create a quota (staff)', body: QuotaBody, response: { 201: oneOf('quota', Quota), ...errorResponses(400, 401, 403, 404, 415, 422) } },
-  }, async (req, reply) => reply.code(201).send({ quota: await createQuota(req.ctx, req.body as never) }));
+  }, async (req, reply) => reply.code(201).send({ quota: await createQuota(req.ctx, req.body) }));
   app.put('/quotas/:id', {
     config: writeConfig, preValidation: unwrap('quota'),
     schema: { tags, summary: 'Change a quota (staff)', params: IdParam, body: QuotaBody, response: { 200: oneOf('quota', Quota), ...errorResponses(400, 401, 403, 404, 415, 422) } },

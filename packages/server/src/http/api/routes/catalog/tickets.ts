@@ -47,7 +47,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/tickets', {
     config: writeConfig, preValidation: unwrap('ticket'),
     schema: { tags, summary: 'Create a ticket (staff)', body: TicketBody, response: { 201: oneOf('ticket', Ticket), ...errorResponses(400, 401, 403, 404, 415, 422) } },
-  }, async (req, reply) => reply.code(201).send({ ticket: await createTicket(req.ctx, req.body as never) }));
+  }, async (req, reply) => reply.code(201).send({ ticket: await createTicket(req.ctx, req.body) }));
   app.put('/tickets/:id', {
     config: writeConfig, preValidation: unwrap('ticket'),
     schema: { tags, summary: 'Change a ticket (staff); quota_ids replaces its quotas', params: IdParam, body: TicketBody, response: { 200: oneOf('ticket', Ticket), ...errorResponses(400, 401, 403, 404, 415, 422) } },

@@ -43,7 +43,7 @@ export const tourRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/tours', {
     config: writeConfig, preValidation: unwrap('tour'),
     schema: { tags, summary: 'Create a tour (staff)', body: TourBody, response: { 201: oneOf('tour', Tour), ...errorResponses(400, 401, 403, 404, 415, 422) } },
-  }, async (req, reply) => reply.code(201).send({ tour: await createTour(req.ctx, req.body as never) }));
+  }, async (req, reply) => reply.code(201).send({ tour: await createTour(req.ctx, req.body) }));
   app.put('/tours/:id', {
     config: writeConfig, preValidation: unwrap('tour'),
     schema: { tags, summary: 'Change a tour (staff); language_ids replaces its languages', params: IdParam, body: TourBody, response: { 200: oneOf('tour', Tour), ...errorResponses(400, 401, 403, 404, 415, 422) } },
