@@ -1,7 +1,7 @@
 // An invoice or credit note as issued: the frozen content stored in invoices.data (migration
 // 0018) and the one input of both its PDF (documents/render/invoice.ts) and its e-invoice
-// (documents/einvoice/build.ts). Plain JSON (instants as ISO strings, money as integer cents), so what is
-// stored is exactly what is rendered, on any node, years later.
+// (documents/einvoice/build.ts). Plain JSON (instants as ISO strings, money as integer cents),
+// so what is stored is exactly what is rendered, on any node, years later.
 import type { Issuer } from './issuer.ts';
 
 export interface IssuedLine {
