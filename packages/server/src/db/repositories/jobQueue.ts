@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
 
+/** The task names: what whoever queues a job and the worker that runs it (jobs/worker.ts) agree on. */
 export const TASKS = {
   renderDocument: 'documents.render',
   scanDocument: 'documents.scan',
