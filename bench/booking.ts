@@ -21,7 +21,7 @@ import { webhookEndpoints } from '../packages/server/src/db/schema/index.ts';
 import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
 import { systemClock } from '../packages/server/src/domain/clock.ts';
 import { addDays } from '../packages/server/src/domain/time.ts';
-import { last4, newSecret, sealSecret } from '../packages/server/src/notify/webhooks/secrets.ts';
+import { last4, newSecret, sealSecret } from '../packages/server/src/domain/webhooks/secrets.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
 import { benchDatabase } from './lib/db.ts';
 import { cpuPerRequest, type CpuPerRequest } from './lib/cpu.ts';

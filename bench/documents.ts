@@ -10,9 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newBarcode } from '../packages/server/src/domain/orders/barcodes.ts';
 import { renderEInvoiceXml } from '../packages/server/src/documents/einvoice/build.ts';
-import type { IssuedInvoice } from '../packages/server/src/documents/invoice/types.ts';
+import type { IssuedInvoice } from '../packages/server/src/domain/documents/invoiceTypes.ts';
 import { renderInvoicePdf, renderTicketsPdf, type TicketsPdfInput } from '../packages/server/src/documents/render/index.ts';
-import { DEMO_ISSUER } from '../packages/server/src/documents/settings.ts';
+import { DEMO_ISSUER } from '../packages/server/src/domain/documents/issuer.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const GOAL_MS = 200;

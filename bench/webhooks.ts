@@ -17,7 +17,7 @@ import { loadConfig } from '../packages/server/src/config.ts';
 import { createToken } from '../packages/server/src/domain/accounts/createToken.ts';
 import { systemClock } from '../packages/server/src/domain/clock.ts';
 import { recordEvent } from '../packages/server/src/domain/events/record.ts';
-import { last4, newSecret, sealSecret } from '../packages/server/src/notify/webhooks/secrets.ts';
+import { last4, newSecret, sealSecret } from '../packages/server/src/domain/webhooks/secrets.ts';
 import { startWorker } from '../packages/server/src/jobs/worker.ts';
 import { webhookEndpoints } from '../packages/server/src/db/schema/index.ts';
 import { benchDatabase } from './lib/db.ts';

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { IssuedInvoice } from '../src/documents/invoice/types.ts';
+import type { IssuedInvoice } from '../src/domain/documents/invoiceTypes.ts';
 import { renderInvoicePdf } from '../src/documents/render/invoice.ts';
 import { renderTicketsPdf } from '../src/documents/render/tickets.ts';
-import { DEMO_ISSUER } from '../src/documents/settings.ts';
+import { DEMO_ISSUER } from '../src/domain/documents/issuer.ts';
 
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/images');
 const start = new Date('2026-12-12T09:30:00Z');

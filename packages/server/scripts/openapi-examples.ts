@@ -1,4 +1,4 @@
-// `node --import tsx scripts/openapi-examples.ts DIR`: refreshes src/http/openapi-examples.json,
+// `node --import tsx scripts/openapi-examples.ts DIR`: refreshes src/http/api/openapi-examples.json,
 // the request and response examples of the OpenAPI document, from real answers: the traffic the
 // test suite recorded with ATRIUM_TRAFFIC_DIR=DIR (test/helpers/traffic.ts; .ci/run records it).
 // For each operation of the committed openapi/openapi.json it keeps the first 2xx answer (and
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { TrafficRecord } from '../test/helpers/traffic.ts';
-import { EXAMPLES_FILE, type Examples } from '../src/http/openapi-examples.ts';
+import { EXAMPLES_FILE, type Examples } from '../src/http/api/openapi-examples.ts';
 import { templateOf } from './validate-traffic.ts';
 
 type Obj = Record<string, any>;
@@ -57,7 +57,7 @@ function main(dir: string): void {
       const mine = records.filter((r) => templateOf(r.route) === p && r.method.toLowerCase() === method);
       const entry: Examples[string] = { responses: { ...(old[id]?.responses ?? {}) } };
       for (const [status, res] of Object.entries<Obj>(op.responses ?? {})) {
-        // Shared error answers have one example per status (src/http/openapi-examples.ts).
+        // Shared error answers have one example per status (src/http/api/openapi-examples.ts).
         const json = res.content?.['application/json'];
         if (!json || /ErrorBody/.test(String(json.schema?.$ref ?? ''))) continue;
         const pointer = `/paths/${escape(p)}/${method}/responses/${status}/content/application~1json/schema`;

@@ -5,32 +5,40 @@ import { stdTimeFunctions } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import type { Caches } from './cache/index.ts';
+import type { AnswerScope } from './cache/responses.ts';
+import type { TokenSource } from './cache/tokens.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { databaseTimeouts } from './db/timeouts.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
-import { authentication } from './http/plugins/auth.ts';
-import { caching } from './http/plugins/caching.ts';
-import { closingBehaviour } from './http/plugins/closing.ts';
-import { limitConnections } from './http/plugins/connection-limits.ts';
-import { clientErrors } from './http/plugins/client-errors.ts';
-import { cors } from './http/plugins/cors.ts';
-import { readDeadline } from './http/plugins/deadline.ts';
-import { docs } from './http/plugins/docs.ts';
-import { idempotency } from './http/plugins/idempotency.ts';
-import { errorHandling, frameworkErrors } from './http/plugins/errors.ts';
-import { metrics } from './http/plugins/metrics.ts';
-import { rateLimiting } from './http/plugins/rate-limit.ts';
-import { requestLogging } from './http/plugins/request-log.ts';
-import { securityHeaders } from './http/plugins/security.ts';
-import { lazySchemas as makeLazySchemas } from './http/lazy-schemas.ts';
-import { parseQuery } from './http/querystring.ts';
-import { apiRoutes } from './http/routes/index.ts';
-import { entryRootRoutes } from './http/routes/entry/root.ts';
-import { consolePlugin } from './http/routes/console/plugin.ts';
-import { jsonBodies } from './http/json-text.ts';
-import { healthRoutes } from './http/routes/health.ts';
+import { resolveToken } from './domain/accounts/resolveToken.ts';
+import { hashToken } from './domain/accounts/tokens.ts';
+import { callerKey } from './domain/catalog/fragments.ts';
+import type { AccountPrincipal } from './domain/principal.ts';
+import { addDays, localDateOf, zonedInstant } from './domain/time.ts';
+import { authentication } from './http/api/plugins/auth.ts';
+import { caching } from './http/api/plugins/caching.ts';
+import { closingBehaviour } from './http/api/plugins/closing.ts';
+import { limitConnections } from './http/api/plugins/connection-limits.ts';
+import { clientErrors } from './http/api/plugins/client-errors.ts';
+import { cors } from './http/api/plugins/cors.ts';
+import { readDeadline } from './http/api/plugins/deadline.ts';
+import { docs } from './http/api/plugins/docs.ts';
+import { idempotency } from './http/api/plugins/idempotency.ts';
+import { errorHandling, frameworkErrors } from './http/api/plugins/errors.ts';
+import { metrics } from './http/api/plugins/metrics.ts';
+import { rateLimiting } from './http/api/plugins/rate-limit.ts';
+import { requestLogging } from './http/api/plugins/request-log.ts';
+import { securityHeaders } from './http/api/plugins/security.ts';
+import { lazySchemas as makeLazySchemas } from './http/api/lazy-schemas.ts';
+import { parseQuery } from './http/api/querystring.ts';
+import { apiRoutes } from './http/api/routes/index.ts';
+import { gomusEntryRoutes } from './http/api/routes/entry/gomus.ts';
+import { consolePlugin } from './http/console/routes/plugin.ts';
+import { scanPage } from './http/scan/page.ts';
+import { jsonBodies } from './http/api/json-text.ts';
+import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
 import { capLine, safeError } from './ops/log-safety.ts';
 
@@ -47,7 +55,7 @@ export interface AppOptions {
   caches?: Caches;
   /**
    * Compile route schemas on first use, and the rest in the background once listening
-   * (http/lazy-schemas.ts), instead of all before the app is ready: `atrium serve` starts
+   * (http/api/lazy-schemas.ts), instead of all before the app is ready: `atrium serve` starts
    * faster. Off by default, so an app built for tests compiles every schema as before.
    */
   lazySchemas?: boolean;
@@ -55,11 +63,26 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// The domain's rules the caches need (src/cache imports no domain code): how a token resolves, and
+// what a kept catalogue answer depends on.
+const TOKEN_SOURCE: TokenSource<AccountPrincipal> = { resolve: resolveToken, hash: hashToken };
+const ANSWER_SCOPE: AnswerScope = {
+  caller: (req) => callerKey(req.principal),
+  day: (now, zone) => {
+    const date = localDateOf(now, zone);
+    return { date, from: zonedInstant(date, 0, zone).getTime(), to: zonedInstant(addDays(date, 1), 0, zone).getTime() };
+  },
+};
+
 export async function loadInstanceId(database: Database): Promise<string> {
   const res = await database.db.execute<{ instance_id: string }>(sql`select instance_id from instance where id = 1`);
   const id = res.rows[0]?.instance_id;
   if (!id) throw new Error('the database has no instance row; run `atrium migrate` first');
   return id;
+}
+
+function cachedTokens(caches: Caches): { resolve: typeof resolveToken } {
+  return { resolve: (db, instanceId, token, now) => caches.tokens.resolve(db, instanceId, token, now, TOKEN_SOURCE) };
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -93,13 +116,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
-    // Requests that arrive while closing are answered by http/plugins/closing.ts, in the spec's shape.
+    // Requests that arrive while closing are answered by http/api/plugins/closing.ts, in the spec's shape.
     return503OnClosing: false,
     ...(lazy ? { schemaController: { compilersFactory: lazy.compilersFactory as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']> } } : {}),
     frameworkErrors,
     // Parser errors and timeouts before any route: the error shape and security headers too.
     clientErrorHandler: clientErrors(config),
-    // The request logger (http/plugins/request-log.ts) writes the one line per request.
+    // The request logger (http/api/plugins/request-log.ts) writes the one line per request.
     logController: new LogController({ disableRequestLogging: true }),
     // Slow or stalled clients cannot hold sockets (docs/operations.md, "Timeouts"): a socket idle
     // for 30 s is closed, headers must arrive within 20 s and the whole request within 60 s
@@ -128,12 +151,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Before errorHandling: see cors.ts (its catch-all OPTIONS route must stay out of the 405 router).
   await cors(app, config);
   errorHandling(app);
-  // JSON bodies with lone UTF-16 surrogates are a 422 (http/json-text.ts).
+  // JSON bodies with lone UTF-16 surrogates are a 422 (http/api/json-text.ts).
   jsonBodies(app);
   await docs(app);
-  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: opts.caches.tokens, masterData: opts.caches.masterData } : {}) });
+  authentication(app, { db: database.db, clock, config, instanceId, ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.caches ? { tokens: cachedTokens(opts.caches), masterData: opts.caches.masterData } : {}) });
   // Before caching: its onSend must see the full 200 answer before caching.ts turns it into a 304.
-  opts.caches?.register(app);
+  opts.caches?.register(app, ANSWER_SCOPE);
   caching(app, config.catalogMaxAge);
   idempotency(app);
   requestLogging(app);
@@ -145,7 +168,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('atriumConfig', config);
   await app.register(apiRoutes, { prefix: '/api/v4' });
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
-  await app.register(entryRootRoutes);
+  await app.register(gomusEntryRoutes, { prefix: '/api/v3' });
+  await app.register(scanPage);
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
   if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   if (opts.worker) {

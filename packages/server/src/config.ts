@@ -2,7 +2,7 @@
 // docs/operations.md; a bad value stops the process at start with a message naming it,
 // instead of surfacing later as an odd runtime failure.
 import path from 'node:path';
-import { invoiceSettingsFromEnv, type InvoiceSettings } from './documents/settings.ts';
+import { invoiceSettingsFromEnv, type InvoiceSettings } from './domain/documents/issuer.ts';
 import { notifySettingsFromEnv, type NotifySettings } from './notify/settings.ts';
 
 export interface Config {
@@ -75,13 +75,16 @@ export interface Config {
   clamdPort: number;
   /** Run the background job worker in this process (off for extra web-only nodes). */
   worker: boolean;
-  /** Invoice issuer and form (src/documents/settings.ts, ADR 0019). */
+  /** Invoice issuer and form (src/domain/documents/issuer.ts, ADR 0019). */
   invoice: InvoiceSettings;
   /** Webhook delivery and visitor mail (src/notify/settings.ts, docs/webhooks.md). */
   notify: NotifySettings;
 }
 
 export class ConfigError extends Error {}
+
+/** A command line that cannot work (a bad flag value): `atrium` and the cluster primary say so and exit 1. */
+export class UsageError extends Error {}
 
 type Env = Record<string, string | undefined>;
 

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.ts';
 import { ChangeListener, type ListenerLog } from './listener.ts';
 import { MasterDataCache } from './masterData.ts';
-import { ResponseCache } from './responses.ts';
+import { ResponseCache, type AnswerScope } from './responses.ts';
 import { RowCache } from './rows.ts';
 import { TokenCache } from './tokens.ts';
 
@@ -30,8 +30,8 @@ export interface Caches {
   rows: RowCache;
   tokens: TokenCache;
   masterData: MasterDataCache;
-  /** Registers the answer-cache hooks and closes the listener with the app. */
-  register(app: FastifyInstance): void;
+  /** Registers the answer-cache hooks (keyed by `scope`) and closes the listener with the app. */
+  register(app: FastifyInstance, scope: AnswerScope): void;
   stop(): Promise<void>;
 }
 
@@ -82,8 +82,8 @@ export async function startCaches(url: string, config: Config, log: ListenerLog,
     rows,
     tokens,
     masterData,
-    register(app) {
-      if (mode === 'all') responses.register(app);
+    register(app, scope) {
+      if (mode === 'all') responses.register(app, scope);
       app.decorate('catalogRows', rows);
       // A catalogue write through this node clears both at once: the writer reads its own change
       // (answers and bookings) even before the NOTIFY arrives.

@@ -9,13 +9,13 @@
 // (Lru gen). Capacity is still decided under the slot lock from the live allocations: a quota's
 // configured size read from here is as fresh as one read from the table before the lock, which
 // is when it was read before (catalogue rows were never locked by bookings).
-import type { MasterDataMemo } from '../domain/context.ts';
 import { Lru } from './lru.ts';
 
 /** Entries also expire on their own (defence in depth, as the answer cache). */
 const TTL_MS = 10 * 60_000;
 
-export class MasterDataCache implements MasterDataMemo {
+// Implements the domain's MasterDataMemo (domain/context.ts) by shape: this layer imports no domain code.
+export class MasterDataCache {
   readonly lru = new Lru<unknown>(20_000, 64 * 1024 * 1024);
   /**
    * Values given a size of their own (what a date list's condition selects, db/repositories/catalog/datesPages.ts; a

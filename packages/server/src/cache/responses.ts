@@ -12,8 +12,6 @@
 // (listener.ts); while the listener is down the cache is bypassed. A catalogue write through this
 // node also clears it at once (index.ts), so a client reads its own write before the NOTIFY.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callerKey } from '../domain/catalog/fragments.ts';
-import { addDays, localDateOf, zonedInstant } from '../domain/time.ts';
 import { Lru } from './lru.ts';
 
 declare module 'fastify' {
@@ -42,6 +40,17 @@ export function jsonText(reply: FastifyReply, text: string): string {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * What an answer depends on besides its URL. The rules are the domain's (who sees which rows, what
+ * "today" is in a zone); app.ts hands them in, since this layer imports no domain code.
+ */
+export interface AnswerScope {
+  /** The caller's context: anonymous, a public token's scope, a reseller, a user's scope and rights. */
+  caller(req: FastifyRequest): string;
+  /** The local date of `now` in `zone`, and the instants (ms) from its start to the next day's. */
+  day(now: Date, zone: string): { date: string; from: number; to: number };
+}
+
 /** Even without notifications an entry lives at most this long (defence in depth). */
 const TTL_MS = 10 * 60_000;
 
@@ -55,6 +64,7 @@ export class ResponseCache {
   hits = 0;
   misses = 0;
   private day = { from: 0, to: -1, date: '' };
+  private scope: AnswerScope | undefined;
 
   constructor(
     private isLive: () => boolean,
@@ -70,8 +80,7 @@ export class ResponseCache {
   today(now: Date): string {
     const t = now.getTime();
     if (t < this.day.from || t >= this.day.to) {
-      const date = localDateOf(now, this.zone);
-      this.day = { date, from: zonedInstant(date, 0, this.zone).getTime(), to: zonedInstant(addDays(date, 1), 0, this.zone).getTime() };
+      this.day = this.scope!.day(now, this.zone);
     }
     return this.day.date;
   }
@@ -86,10 +95,11 @@ export class ResponseCache {
       sp.sort(); // stable: the order of repeated keys (locale[]=de&locale[]=en) is kept
       query = sp.toString();
     }
-    return `${path}?${query}|${callerKey(req.principal)}|v${this.version()}|${this.today(req.ctx.clock.now())}`;
+    return `${path}?${query}|${this.scope!.caller(req)}|v${this.version()}|${this.today(req.ctx.clock.now())}`;
   }
 
-  register(app: FastifyInstance): void {
+  register(app: FastifyInstance, scope: AnswerScope): void {
+    this.scope = scope;
     // A callback hook, not an async one: an async hook that answers must return `reply`, and
     // resolving a promise with `reply` (a thenable) makes Fastify wait for the response's end with
     // stream listeners on every hit (+10 % req/s on the warm catalogue list without it, A/B on

@@ -10,12 +10,13 @@
 // restored from a backup could hand out the same row versions again. While the listener is down
 // it is not used at all, like every other cache here. Entries expire after TTL_MS, and the store
 // is bounded by count and bytes (lru.ts).
-import type { RowFragments } from '../domain/catalog/fragments.ts';
 import { Lru } from './lru.ts';
 
 const TTL_MS = 10 * 60_000;
 
-export class RowCache implements RowFragments {
+// Implements the domain's RowFragments (domain/catalog/fragments.ts) by shape: this layer imports no
+// domain code.
+export class RowCache {
   readonly lru = new Lru<string>(100_000, 64 * 1024 * 1024);
   hits = 0;
   misses = 0;
@@ -23,7 +24,7 @@ export class RowCache implements RowFragments {
   constructor(private isLive: () => boolean) {}
 
   /** This store, when it may be used now (the change listener is connected). */
-  usable(): RowFragments | undefined {
+  usable(): RowCache | undefined {
     return this.isLive() ? this : undefined;
   }
 

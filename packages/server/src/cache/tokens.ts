@@ -7,16 +7,22 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiTokens } from '../db/schema/index.ts';
-import { resolveToken } from '../domain/accounts/resolveToken.ts';
-import { hashToken } from '../domain/accounts/tokens.ts';
-import type { AccountPrincipal } from '../domain/principal.ts';
 import { Lru } from './lru.ts';
+
+/** The uncached lookup and the token's stored hash: the domain's (accounts/), handed in by app.ts. */
+export interface TokenSource<P> {
+  /** Resolves a token to its principal; its errors (unknown, revoked, expired …) propagate. */
+  resolve(db: Db, instanceId: string, token: string, now: Date): Promise<P>;
+  /** The value stored in api_tokens.token_hash for this token. */
+  hash(token: string): string;
+}
 
 /** Even without notifications an entry lives at most this long (defence in depth). */
 const TTL_MS = 60_000;
 
 interface Entry {
-  principal: AccountPrincipal;
+  /** What the source resolved the token to (one source per process: app.ts's). */
+  principal: unknown;
   /** The token stops working at this instant (ms), or never. */
   endsAt: number;
 }
@@ -30,15 +36,15 @@ export class TokenCache {
     this.lru.clear();
   }
 
-  async resolve(db: Db, instanceId: string, token: string, now: Date): Promise<AccountPrincipal> {
-    if (!this.isLive()) return resolveToken(db, instanceId, token, now);
-    const hash = hashToken(token);
+  async resolve<P>(db: Db, instanceId: string, token: string, now: Date, source: TokenSource<P>): Promise<P> {
+    if (!this.isLive()) return source.resolve(db, instanceId, token, now);
+    const hash = source.hash(token);
     const t = now.getTime();
     const hit = this.lru.get(hash, Date.now());
-    if (hit && hit.endsAt > t) return hit.principal;
+    if (hit && hit.endsAt > t) return hit.principal as P;
     const gen = this.lru.gen;
     // Errors (unknown, revoked, expired, disabled …) propagate with their own message.
-    const principal = await resolveToken(db, instanceId, token, now);
+    const principal = await source.resolve(db, instanceId, token, now);
     const [row] = await db
       .select({ expiresAt: apiTokens.expiresAt, revokedAt: apiTokens.revokedAt })
       .from(apiTokens)

@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { accounts } from '../db/schema/index.ts';
 import type { Ctx } from '../domain/context.ts';
 import { getNotifySettings, setNotifySettings } from '../domain/webhooks/notifySettings.ts';
-import { action, UsageError, withDatabase } from './runtime.ts';
+import { UsageError } from '../config.ts';
+import { action, withDatabase } from './runtime.ts';
 
 async function accountId(ctx: Ctx, ref: string): Promise<number> {
   if (/^\d{1,9}$/.test(ref)) return Number(ref);

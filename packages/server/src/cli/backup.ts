@@ -11,7 +11,8 @@ import { dbUserFor, isRoot } from '../db/embedded-host.ts';
 import { readSecret, startEmbedded } from '../db/embedded.ts';
 import { ensureAppRole } from '../db/embedded-roles.ts';
 import { clusterDir, holdDataDir, locateDatabase, runningServerPort } from '../db/locate.ts';
-import { action, UsageError } from './runtime.ts';
+import { UsageError } from '../config.ts';
+import { action } from './runtime.ts';
 
 const EXTERNAL = 'is for the embedded database; with DATABASE_URL use the tools of that PostgreSQL server (pg_dump and pg_restore of its major version).';
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CatalogueSource } from '../domain/catalog-import/source.ts';
 import { formatSummary } from '../domain/catalog-import/report.ts';
-import { action, UsageError, withDatabase } from './runtime.ts';
+import { UsageError } from '../config.ts';
+import { action, withDatabase } from './runtime.ts';
 
 export { formatSummary };
 

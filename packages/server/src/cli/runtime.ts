@@ -1,6 +1,6 @@
 // Shared plumbing of CLI commands: configuration, the right database (external, the running
 // server's embedded one, or a temporarily started embedded one), migrations, and clean exit.
-import { loadConfig, ConfigError, type Config } from '../config.ts';
+import { loadConfig, ConfigError, UsageError, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { EmbeddedStartError } from '../db/embedded-host.ts';
 import { DataDirInUse, locateDatabase } from '../db/locate.ts';
@@ -49,8 +49,6 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
     }
   };
 }
-
-export class UsageError extends Error {}
 
 /** "90d", "12h", "30m", "45s" or plain seconds → seconds. */
 export function parseDuration(text: string): number {

@@ -1,23 +1,8 @@
 // `atrium seed --demo` / `--remove-demo`, and the demo hook of `atrium serve --demo` (npm start).
 import type { Command } from 'commander';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import { systemClock } from '../domain/clock.ts';
 import { formatSummary } from './import.ts';
-import { action, UsageError, withDatabase } from './runtime.ts';
-
-/**
- * Loads the demo catalogue when the database has no museum yet; returns whether it did. Safe
- * when several nodes start at once: the import serialises on a lock and matches records by key,
- * so a second loader updates what the first created instead of duplicating it.
- */
-export async function seedDemoIfEmpty(database: Database, _config: Config): Promise<boolean> {
-  const ctx = { db: database.db, clock: systemClock };
-  const { catalogueIsEmpty, seedDemo } = await import('../domain/demo/seedDemo.ts');
-  if (!(await catalogueIsEmpty(ctx))) return false;
-  await seedDemo(ctx);
-  return true;
-}
+import { UsageError } from '../config.ts';
+import { action, withDatabase } from './runtime.ts';
 
 export function seedCommands(program: Command) {
   program

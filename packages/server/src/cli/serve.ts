@@ -12,7 +12,7 @@ import { openDatabase } from '../db/client.ts';
 import { databaseTimeouts } from '../db/timeouts.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
-import { seedDemoIfEmpty } from './seed.ts';
+import { seedDemoIfEmpty } from '../domain/demo/seedIfEmpty.ts';
 import { consoleStartup } from './consoleStartup.ts';
 
 export interface ServeOptions {
@@ -120,7 +120,7 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
     // The caches' LISTEN connection closes with the app (onClose).
     const caches = await startCaches(located.url, config, lazyLog(() => app));
     // The job worker runs here unless ATRIUM_WORKER=false (extra web-only nodes). Route schemas
-    // are compiled on first use and in the background once listening (http/lazy-schemas.ts).
+    // are compiled on first use and in the background once listening (http/api/lazy-schemas.ts).
     app = await buildApp({ database, config, worker: config.worker, lazySchemas: true, ...(caches ? { caches } : {}) });
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {

@@ -5,7 +5,8 @@ import { listTokens } from '../domain/accounts/listTokens.ts';
 import { revokeToken } from '../domain/accounts/revokeToken.ts';
 import { rotateToken } from '../domain/accounts/rotateToken.ts';
 import type { AccessClass } from '../domain/principal.ts';
-import { action, parseDuration, parseIdList, UsageError, withDatabase } from './runtime.ts';
+import { UsageError } from '../config.ts';
+import { action, parseDuration, parseIdList, withDatabase } from './runtime.ts';
 
 function tokenId(text: string): number {
   const n = Number(text);

@@ -2,7 +2,8 @@
 // password is printed once (alone on the last line); --password-stdin reads one instead.
 import type { Command } from 'commander';
 import { createStaffUser, disableStaffUser, listStaffUsers, resetStaffPassword } from '../domain/staff/users.ts';
-import { action, parseIdList, UsageError, withDatabase } from './runtime.ts';
+import { UsageError } from '../config.ts';
+import { action, parseIdList, withDatabase } from './runtime.ts';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError('--password-stdin: pipe the password in, e.g. `echo "$PW" | atrium user create …`');

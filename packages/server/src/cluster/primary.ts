@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { locateDatabase, type Located } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
-import { seedDemoIfEmpty } from '../cli/seed.ts';
+import { seedDemoIfEmpty } from '../domain/demo/seedIfEmpty.ts';
 import { withYoungGeneration } from './nodeFlags.ts';
 import { poolPerWorker, WORKER_ENV, type ToPrimary, type ToWorker } from './protocol.ts';
 

@@ -1,5 +1,5 @@
 // Messages and environment shared by the cluster primary and its workers.
-import { UsageError } from '../cli/runtime.ts';
+import { UsageError } from '../config.ts';
 
 export type ToPrimary = { type: 'ready'; port: number };
 export type ToWorker = { type: 'shutdown' };

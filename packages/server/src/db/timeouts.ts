@@ -2,7 +2,7 @@
 // Every connection of a pool carries its class's statement_timeout and lock_timeout, so a
 // frozen or locked database turns into a quick error instead of a request that hangs:
 // - web: the write timeout (ATRIUM_WRITE_TIMEOUT_MS); reads are answered sooner by the read
-//   deadline of http/plugins/deadline.ts (ATRIUM_READ_TIMEOUT_MS);
+//   deadline of http/api/plugins/deadline.ts (ATRIUM_READ_TIMEOUT_MS);
 // - jobs: the background worker's own pool (ATRIUM_JOB_TIMEOUT_MS): sweeps and purges may run
 //   longer than any request should.
 // lock_timeout is ATRIUM_LOCK_TIMEOUT_MS for both, the value the capacity code already sets per

@@ -1,5 +1,5 @@
 // Domain errors are stable codes with a human message (spec 7.2: `error`, optionally `errors`).
-// The HTTP layer maps each code to a status in one table (http/plugins/errors.ts); the CLI and
+// The HTTP layer maps each code to a status in one table (http/status.ts); the CLI and
 // jobs print the message. Domain code never speaks HTTP.
 export const ERROR_CODES = [
   'VALIDATION_FAILED',

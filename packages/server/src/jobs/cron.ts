@@ -6,7 +6,7 @@
 //   count as absent, so this only reclaims space, but without it the table grows forever;
 // - the purge of ended console sessions and old sign-in attempts at minute 29 (the same reason).
 import type { CronItem } from 'graphile-worker';
-import { TASKS } from './queue.ts';
+import { TASKS } from '../db/repositories/jobQueue.ts';
 
 export const CRON_ITEMS: Array<CronItem & { identifier: string }> = [
   { task: TASKS.purgeDocuments, match: '17 * * * *', identifier: 'documents-purge' },

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pollLoop, type Loop } from './loop.ts';
-import { TASKS } from './queue.ts';
+import { TASKS } from '../db/repositories/jobQueue.ts';
 
 /** A batch this size is followed at once by the next one; a smaller batch means "caught up". */
 const BATCH = 200;

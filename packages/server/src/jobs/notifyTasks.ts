@@ -5,7 +5,7 @@ import type { TaskList } from 'graphile-worker';
 import type { Ctx } from '../domain/context.ts';
 import { sendMail } from '../notify/mail/sendMail.ts';
 import { deliverWebhook } from '../notify/webhooks/deliver.ts';
-import { TASKS } from './queue.ts';
+import { TASKS } from '../db/repositories/jobQueue.ts';
 
 function numberField(payload: unknown, name: string): number {
   const v = (payload as Record<string, unknown> | null)?.[name];

@@ -25,7 +25,7 @@ import { startEventDispatcher } from './events.ts';
 import { recordExpiredOrders } from '../domain/events/recordExpiredOrders.ts';
 import { NOTIFY_CONCURRENCY, notifyTaskList } from './notifyTasks.ts';
 import { workerLogger } from './logger.ts';
-import { TASKS } from './queue.ts';
+import { TASKS } from '../db/repositories/jobQueue.ts';
 import { purgeSessions } from '../domain/staff/sessions.ts';
 import { purgeLoginAttempts } from '../domain/staff/authenticate.ts';
 

@@ -9,9 +9,9 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import type { Ctx } from '../domain/context.ts';
 import { receives, type EndpointOwner, type EventScope } from '../domain/webhooks/scope.ts';
-import { TASKS } from '../jobs/queue.ts';
+import { addJobs, TASKS, type JobSpec } from '../db/repositories/jobQueue.ts';
 import { mailKindsFor, type MailRecipient } from './mail/kinds.ts';
-import { renderData, type EventRow } from './render.ts';
+import { renderData, type EventRow } from '../domain/events/render.ts';
 
 /** Events per transaction; a full batch is followed at once by the next. */
 export const DISPATCH_BATCH = 200;
@@ -24,23 +24,6 @@ interface Endpoint extends EndpointOwner {
   id: number;
   events: string[];
 }
-export interface JobSpec {
-  task: string;
-  payload: Record<string, unknown>;
-  key: string | null;
-  maxAttempts: number;
-  runAt?: string | null;
-}
-
-/** Adds jobs with one add_jobs call (one NOTIFY), in the caller's transaction. */
-export async function addJobs(db: DbOrTx, jobs: JobSpec[]): Promise<void> {
-  if (jobs.length === 0) return;
-  await db.execute(sql`select graphile_worker.add_jobs(array(
-    select row(j.task, j.payload::json, null, j.run_at, j.max_attempts, j.key, null, null)::graphile_worker.job_spec
-      from jsonb_to_recordset(${JSON.stringify(jobs.map((j) => ({ ...j, max_attempts: j.maxAttempts, run_at: j.runAt ?? null })))}::jsonb)
-        as j(task text, payload jsonb, key text, max_attempts int, run_at timestamptz)))`);
-}
-
 export async function dispatchEvents(ctx: Ctx): Promise<number> {
   return ctx.db.transaction(async (tx) => {
     const evs = (

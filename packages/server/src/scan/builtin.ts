@@ -1,7 +1,7 @@
 // The built-in signature scanner, used when no clamd is configured. It is no substitute for a
 // real engine (configure CLAMD_HOST in production); it catches the industry test file (EICAR)
 // so the whole reject path can be exercised and monitored end to end without ClamAV.
-import type { ScanVerdict, Scanner } from './types.ts';
+import type { ScanVerdict, Scanner } from '../domain/documents/scanner.ts';
 
 // Kept in two halves so this source file itself is not flagged by scanners that read the repo.
 const EICAR = Buffer.from('X5O!P%@AP[4\\PZX54(P^)7CC)7}$' + 'EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*', 'latin1');

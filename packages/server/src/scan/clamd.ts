@@ -3,7 +3,7 @@
 // clamd answers one line: "stream: OK", "stream: <Signature> FOUND" or "<message> ERROR".
 // The z-prefixed command form makes every message NUL-terminated.
 import net from 'node:net';
-import type { ScanVerdict, Scanner } from './types.ts';
+import type { ScanVerdict, Scanner } from '../domain/documents/scanner.ts';
 
 const CHUNK = 64 * 1024;
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
-import { seedDemoIfEmpty } from '../../src/cli/seed.ts';
+import { seedDemoIfEmpty } from '../../src/domain/demo/seedIfEmpty.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { systemClock } from '../../src/domain/clock.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { MESSAGES, translator } from '../../src/web/console/i18n.ts';
+import { MESSAGES, translator } from '../../src/http/console/i18n.ts';
 import { serverRoot } from '../cli/cli.ts';
 
 function files(dir: string, ext: string[]): string[] {
@@ -24,8 +24,8 @@ test('German and English have the same keys, none empty', () => {
 
 test('every literal key used by templates and handlers exists', () => {
   const sources = [
-    ...files(path.join(serverRoot, 'src/web/console/views'), ['.eta']),
-    ...files(path.join(serverRoot, 'src/http/routes/console'), ['.ts']),
+    ...files(path.join(serverRoot, 'src/http/console/views'), ['.eta']),
+    ...files(path.join(serverRoot, 'src/http/console/routes'), ['.ts']),
   ];
   const missing: string[] = [];
   for (const f of sources) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { registeredConsoleRoutes } from '../../src/http/routes/console/kit.ts';
+import { registeredConsoleRoutes } from '../../src/http/console/routes/kit.ts';
 import { consoleFixture, type ConsoleFixture } from './fixture.ts';
 import { ALL, PUBLIC_ROUTES, ROUTES, SIGN_OUT, type RouteCase } from './roles.table.ts';
 import { anonymousBrowser, signIn, type Browser } from './support.ts';

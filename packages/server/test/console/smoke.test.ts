@@ -2,7 +2,7 @@
 // its own headers and parsers (no form bodies, no cookie sessions) — the hot path gains nothing.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { API_CSP } from '../../src/http/plugins/security.ts';
+import { API_CSP } from '../../src/http/api/plugins/security.ts';
 import { testApp } from '../helpers/app.ts';
 import { signIn, staffUser } from './support.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
-import { STATUS } from '../../src/http/plugins/errors.ts';
+import { STATUS } from '../../src/http/status.ts';
 
 const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/errors.md');
 const text = fs.readFileSync(DOC, 'utf8');

@@ -1,4 +1,4 @@
-// The OpenAPI document's examples (src/http/openapi-examples.ts) are part of the contract: every
+// The OpenAPI document's examples (src/http/api/openapi-examples.ts) are part of the contract: every
 // JSON request body, every JSON 2xx answer and every error answer has one, and each validates
 // against its own schema, so an example cannot drift from the code. When this fails because a
 // route is new or changed, refresh the examples from real traffic (see openapi-examples.ts):

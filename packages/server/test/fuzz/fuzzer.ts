@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Database } from '../../src/db/client.ts';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
-import { STATUS } from '../../src/http/plugins/errors.ts';
+import { STATUS } from '../../src/http/status.ts';
 import type { Operation } from './contract.ts';
 import { TOKEN_CLASSES, type Pools, type TokenClass } from './fixtures.ts';
 import { fingerprinter } from './fingerprint.ts';

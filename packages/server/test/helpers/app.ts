@@ -34,7 +34,7 @@ export async function testApp(
     ATRIUM_USER_RATE_LIMIT: '0', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0',
     ATRIUM_HOLD_LIMIT_SHARE: '100', ATRIUM_HOLD_LIMIT_COUNT: '0', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
-  // An invoice issuer (src/documents/settings.ts): without one, invoices are refused; the tests of
+  // An invoice issuer (src/domain/documents/issuer.ts): without one, invoices are refused; the tests of
   // that refusal override these with empty values.
   const issuer = { ATRIUM_ISSUER_NAME: 'Test Museum gGmbH', ATRIUM_ISSUER_STREET: 'Teststr. 1', ATRIUM_ISSUER_ZIP: '10115', ATRIUM_ISSUER_CITY: 'Berlin', ATRIUM_ISSUER_VAT_ID: 'DE999999999' };
   const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...issuer, ...opts.env });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { DomainError, ERROR_CODES, type ErrorCode } from '../../src/domain/errors.ts';
-import { STATUS } from '../../src/http/plugins/errors.ts';
+import { STATUS } from '../../src/http/status.ts';
 import { assertError } from '../contract/error-shape.ts';
 import { testApp } from '../helpers/app.ts';
 

@@ -1,4 +1,4 @@
-// `atrium serve` compiles route schemas on first use (src/http/lazy-schemas.ts, buildApp's
+// `atrium serve` compiles route schemas on first use (src/http/api/lazy-schemas.ts, buildApp's
 // lazySchemas). The answers must be the same as with Fastify's eager compilation: validation
 // (with coercion and defaults), validation errors, and serialized bodies of every status.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { seedDemo } from '../../src/domain/demo/seedDemo.ts';
 import { freshDatabase } from '../helpers/db.ts';
-import { PLUGIN_HEADERS } from '../../src/http/openapi-shape.ts';
+import { PLUGIN_HEADERS } from '../../src/http/api/openapi-shape.ts';
 
 const database = await freshDatabase();
 const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' });
@@ -77,7 +77,7 @@ describe('route schemas compiled on first use', () => {
     assert.deepEqual(logLines.filter((l) => l.level >= 50), [], 'no errors logged');
   });
 
-  // If-None-Match and Idempotency-Key are read by plugins and only documented (http/openapi-shape.ts).
+  // If-None-Match and Idempotency-Key are read by plugins and only documented (http/api/openapi-shape.ts).
   test('no route has a headers schema (Fastify lower-cases those only for its default compiler)', async () => {
     const doc = eager.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string }> }>> };
     const withHeaders = Object.entries(doc.paths).flatMap(([path, ops]) =>

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { API_CSP } from '../../src/http/plugins/security.ts';
+import { API_CSP } from '../../src/http/api/plugins/security.ts';
 import { testApp } from '../helpers/app.ts';
 
 const t = await testApp({ env: { ATRIUM_BODY_LIMIT: '2048' } });

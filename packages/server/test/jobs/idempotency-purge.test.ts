@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { CRON_ITEMS } from '../../src/jobs/cron.ts';
-import { enqueue, TASKS } from '../../src/jobs/queue.ts';
+import { enqueue, TASKS } from '../../src/db/repositories/jobQueue.ts';
 import { testApp } from '../helpers/app.ts';
 import { testWorker, waitFor } from './support.ts';
 

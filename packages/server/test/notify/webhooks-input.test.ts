@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { testApp } from '../helpers/app.ts';
-import { isBlockedAddress } from '../../src/notify/webhooks/targets.ts';
+import { isBlockedAddress } from '../../src/domain/webhooks/targets.ts';
 
 const t = await testApp();
 after(() => t.close());

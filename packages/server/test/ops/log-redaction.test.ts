@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { MAX_LOG_LINE } from '../../src/ops/log-safety.ts';
-import { maskUrl } from '../../src/http/plugins/request-log.ts';
+import { maskUrl } from '../../src/http/api/plugins/request-log.ts';
 import { freshDatabase } from '../helpers/db.ts';
 
 const lines: string[] = [];

@@ -2,7 +2,7 @@
 // operator says TLS is in front, and the server's timeouts as configured.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { API_CSP, HSTS } from '../../src/http/plugins/security.ts';
+import { API_CSP, HSTS } from '../../src/http/api/plugins/security.ts';
 import { testApp } from '../helpers/app.ts';
 
 const t = await testApp();

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { renderEInvoiceXml } from '../../src/documents/einvoice/build.ts';
-import type { IssuedInvoice, IssuedLine } from '../../src/documents/invoice/types.ts';
-import { DEMO_ISSUER } from '../../src/documents/settings.ts';
+import type { IssuedInvoice, IssuedLine } from '../../src/domain/documents/invoiceTypes.ts';
+import { DEMO_ISSUER } from '../../src/domain/documents/issuer.ts';
 import { ciiRuleViolations, type RuleOptions } from './einvoice-rules.ts';
 
 const XMLLINT = ['/usr/bin/xmllint', '/usr/local/bin/xmllint'].find((p) => fs.existsSync(p)) ?? null;

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eInvoiceData, renderEInvoiceXml, validateEInvoiceData } from '../../src/documents/einvoice/build.ts';
-import type { IssuedInvoice } from '../../src/documents/invoice/types.ts';
-import { DEMO_ISSUER } from '../../src/documents/settings.ts';
+import type { IssuedInvoice } from '../../src/domain/documents/invoiceTypes.ts';
+import { DEMO_ISSUER } from '../../src/domain/documents/issuer.ts';
 
 const invoice: IssuedInvoice = {
   kind: 'invoice', number: 'INV-000017', issued_at: '2026-07-01T22:30:00.000Z', locale: 'de', time_zone: 'Europe/Berlin', currency: 'EUR',

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import PDFDocument from 'pdfkit';
 import bidiModule from 'bidi-js';
-import type { IssuedInvoice } from '../../src/documents/invoice/types.ts';
+import type { IssuedInvoice } from '../../src/domain/documents/invoiceTypes.ts';
 import { renderInvoicePdf, renderTicketsPdf, type TicketsPdfInput } from '../../src/documents/render/index.ts';
 import { rawUnicodeFont } from '../../src/documents/render/pdf.ts';
 import { drawnLines } from '../helpers/pdfglyphs.ts';

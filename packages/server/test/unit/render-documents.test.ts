@@ -1,10 +1,10 @@
-// Invoice VAT arithmetic (rounding per line, half away from zero; see src/documents/render/vat.ts)
+// Invoice VAT arithmetic (rounding per line, half away from zero; see src/domain/pricing/vat.ts)
 // and what the invoice, credit note and confirmation PDFs print, read back with pdftotext: every
 // field § 14 Abs. 4 UStG requires, in German and in English; the credit note's reference to its
 // invoice; long invoices paged; hostile names (RTL, emoji, 500 characters) never break the PDF.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { IssuedInvoice } from '../../src/documents/invoice/types.ts';
+import type { IssuedInvoice } from '../../src/domain/documents/invoiceTypes.ts';
 import {
   computeInvoiceTotals,
   formatMoney,

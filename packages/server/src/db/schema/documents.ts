@@ -84,7 +84,7 @@ export const invoiceCounter = pgTable(
 /**
  * Invoices and credit notes as issued (ADR 0019): written once, with the number, in the
  * transaction that takes it from invoice_counter; never updated. `data` is the frozen content
- * (documents/invoice/types.ts IssuedInvoice) from which the PDF and the e-invoice are rendered.
+ * (domain/documents/invoiceTypes.ts IssuedInvoice) from which the PDF and the e-invoice are rendered.
  */
 export const invoices = pgTable(
   'invoices',

@@ -22,7 +22,7 @@ export const outboxEvents = pgTable(
     subjectId: integer(),
     /** The body's `data`; fixed once (at dispatch at the latest) so every delivery is identical. */
     data: jsonb(),
-    /** The subject's rows when the recording transaction committed (migration 0022; notify/snapshot.ts). */
+    /** The subject's rows when the recording transaction committed (migration 0022; domain/orders/snapshot.ts). */
     snapshot: jsonb(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     dispatchPending: boolean().notNull().default(true),
@@ -45,7 +45,7 @@ export const webhookEndpoints = pgTable(
     url: text().notNull(),
     events: text().array().notNull(),
     description: text(),
-    /** The signing secret, encrypted at rest (src/notify/webhooks/secrets.ts). */
+    /** The signing secret, encrypted at rest (src/domain/webhooks/secrets.ts). */
     secretEnc: text().notNull(),
     secretLast4: text().notNull(),
     enabled: boolean().notNull().default(true),

@@ -4,14 +4,14 @@
 // terms, code lists, formats) and throws on a violation. The tests validate the XML against the
 // CII XSD and the EN 16931 arithmetic rules; the Schematron itself is not run
 // (docs/adr/0025-e-invoice-validation-and-rtl-text.md says which rules are checked).
-// Amounts are those of the PDF (render/vat.ts: rounded per line, sums of rounded lines), so the
+// Amounts are those of the PDF (domain/pricing/vat.ts: rounded per line, sums of rounded lines), so the
 // XML and the PDF can never disagree. The order is paid when the invoice is issued: the gross
 // total is the prepaid amount (BT-113) and nothing is due (BT-115 = 0).
 import { FormatFactoryService, ValidationService, invoiceSchema, type EInvoiceFormat, type Invoice } from '@e-invoice-eu/core';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { t } from '../../i18n/index.ts';
-import type { IssuedInvoice } from '../invoice/types.ts';
-import { computeInvoiceTotals } from '../render/vat.ts';
+import type { IssuedInvoice } from '../../domain/documents/invoiceTypes.ts';
+import { computeInvoiceTotals } from '../../domain/pricing/vat.ts';
 
 export const E_INVOICE_FORMAT = 'CII';
 
@@ -22,7 +22,7 @@ const pct = (p: number) => String(Number(p.toFixed(2)));
 /**
  * Net price (BT-146) and its base quantity (BT-149), so that quantity × price / base quantity is
  * exactly the line net (BT-131), as receivers recompute it (PEPPOL-EN16931-R120 and most ERPs).
- * The line net comes from the gross price (render/vat.ts) and is often not a multiple of the
+ * The line net comes from the gross price (domain/pricing/vat.ts) and is often not a multiple of the
  * quantity (3 tickets at 14.00 € incl. 7 % = 39.25 € net, 13.083… per ticket): then the price is
  * given for the whole quantity ("39.25 per 3 pieces") instead of a rounded unit price.
  */

@@ -5,7 +5,7 @@
 // page carries the diagonal CANCELLED stamp too. Flows onto further pages as needed.
 import { formatLocalDateTime, formatLocalTime, formatMoney, formatPct } from './format.ts';
 import { CONTENT_WIDTH, A4, GRAY, MARGIN, RED, addPage, newDoc, printable, rule, stamp, text, fontName } from './pdf.ts';
-import type { ConfirmationBooking, ConfirmationPdfInput } from './types.ts';
+import type { ConfirmationBooking, ConfirmationPdfInput } from '../../domain/documents/renderTypes.ts';
 
 const BOTTOM = A4.height - MARGIN - 20;
 

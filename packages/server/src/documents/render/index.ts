@@ -4,7 +4,7 @@
 export { renderTicketsPdf } from './tickets.ts';
 export { renderInvoicePdf } from './invoice.ts';
 export { renderConfirmationPdf } from './confirmation.ts';
-export { computeInvoiceTotals, lineAmounts } from './vat.ts';
+export { computeInvoiceTotals, lineAmounts } from '../../domain/pricing/vat.ts';
 export { barcodePng, qrPng } from './codes.ts';
 export { formatMoney } from './format.ts';
-export type * from './types.ts';
+export type * from '../../domain/documents/renderTypes.ts';

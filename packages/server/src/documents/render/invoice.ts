@@ -1,15 +1,15 @@
 // Invoice and credit note PDFs under § 14 Abs. 4 UStG, in the invoice's locale, rendered from
-// the issued (frozen) content only (documents/invoice/types.ts): issuer name, address and VAT ID
+// the issued (frozen) content only (domain/documents/invoiceTypes.ts): issuer name, address and VAT ID
 // or tax number; recipient when known; number; issue date; date(s) of service; each line with
 // quantity, unit price, VAT rate, net and gross (vat.ts rounds per line); net, VAT and gross per
 // rate; totals. A credit note names the invoice it corrects. The small-amount form (§ 33 UStDV,
 // gross ≤ 250 €) prints gross amounts with their rate. Long invoices continue on further pages,
 // each headed with the number and the column headings.
 import { formatDate, formatMoney, formatPct, t } from '../../i18n/index.ts';
-import type { IssuedInvoice, IssuedParty } from '../invoice/types.ts';
-import type { Issuer } from '../settings.ts';
+import type { IssuedInvoice, IssuedParty } from '../../domain/documents/invoiceTypes.ts';
+import type { Issuer } from '../../domain/documents/issuer.ts';
 import { A4, GRAY, MARGIN, addPage, newDoc, rule, text, type Doc } from './pdf.ts';
-import { computeInvoiceTotals } from './vat.ts';
+import { computeInvoiceTotals } from '../../domain/pricing/vat.ts';
 
 const COLS = {
   title: { x: MARGIN, w: 175 },

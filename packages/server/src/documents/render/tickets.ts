@@ -8,7 +8,7 @@
 import { formatDate, formatMoney, formatPct, formatSlot, t, type MessageKey } from '../../i18n/index.ts';
 import { barcodePng, qrPng } from './codes.ts';
 import { A4, CONTENT_WIDTH, GRAY, MARGIN, RED, addPage, newDoc, rule, stamp, text, type Doc } from './pdf.ts';
-import type { TicketAdmission, TicketsPdfInput } from './types.ts';
+import type { TicketAdmission, TicketsPdfInput } from '../../domain/documents/renderTypes.ts';
 
 const QR_SIZE = 220; // points: 7.8 cm
 const KIND: Record<TicketAdmission['kind'], MessageKey> = { time_slot: 'ticket.kind.time_slot', normal: 'ticket.kind.normal', event: 'ticket.kind.event' };

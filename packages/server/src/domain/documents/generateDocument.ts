@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { documents } from '../../db/schema/index.ts';
-import type { IssuedInvoice } from '../../documents/invoice/types.ts';
-import type { ConfirmationPdfInput, TicketsPdfInput } from '../../documents/render/types.ts';
+import type { IssuedInvoice } from './invoiceTypes.ts';
+import type { ConfirmationPdfInput, TicketsPdfInput } from './renderTypes.ts';
 import type { Ctx } from '../context.ts';
 import { metaColumns, type DocumentRow } from './internal.ts';
 import { issueInvoice, issuedForEInvoice } from './issueInvoice.ts';

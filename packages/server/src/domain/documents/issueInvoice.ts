@@ -10,8 +10,8 @@
 // is slow (loading the order, formatting) happens before the transaction.
 import { and, eq, sql } from 'drizzle-orm';
 import { documents, invoiceCounter, invoices } from '../../db/schema/index.ts';
-import type { IssuedInvoice } from '../../documents/invoice/types.ts';
-import { completeIssuer, missingIssuerSettings } from '../../documents/settings.ts';
+import type { IssuedInvoice } from './invoiceTypes.ts';
+import { completeIssuer, missingIssuerSettings } from './issuer.ts';
 import type { Ctx } from '../context.ts';
 import { retentionEnd, type DocumentRow } from './internal.ts';
 import { buyerOf, formatInvoiceNumber, invoiceLine, invoicedItems, loadOrderRenderData } from './renderInput.ts';

@@ -1,15 +1,15 @@
 // Loads what a PDF renderer needs from the database and turns it into the renderers' plain input
-// (documents/render/types.ts). Runs outside any transaction; the render itself never touches the
+// (domain/documents/renderTypes.ts). Runs outside any transaction; the render itself never touches the
 // database. Everything is in the customer's locale, else the instance's first (src/i18n); titles
 // fall back to the instance's locales, then any translation present.
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { barcodes, customers, eventDates, events, languages, museums, orderItems, orders, tickets, tours } from '../../db/schema/index.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
-import type { IssuedLine, IssuedParty } from '../../documents/invoice/types.ts';
+import type { IssuedLine, IssuedParty } from './invoiceTypes.ts';
 import type {
   ConfirmationBooking, ConfirmationPdfInput, RenderMuseum, TicketAdmission, TicketsPdfInput,
-} from '../../documents/render/types.ts';
+} from './renderTypes.ts';
 import { formatDate, formatSlot, resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../context.ts';
 import { localDateOf } from '../time.ts';

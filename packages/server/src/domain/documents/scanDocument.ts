@@ -5,7 +5,7 @@
 // is decided, by a guarded UPDATE.
 import { and, eq } from 'drizzle-orm';
 import { documents } from '../../db/schema/index.ts';
-import type { Scanner } from '../../scan/index.ts';
+import type { Scanner } from './scanner.ts';
 import type { Ctx } from '../context.ts';
 
 export type ScanResult = 'available' | 'rejected' | 'skipped';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { documents, orders, requests } from '../../db/schema/index.ts';
-import { enqueue, TASKS } from '../../jobs/queue.ts';
+import { enqueue, TASKS } from '../../db/repositories/jobQueue.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import type { Principal } from '../principal.ts';

@@ -6,7 +6,7 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { mailMessages, outboxEvents } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/client.ts';
-import { renderData } from '../../notify/render.ts';
+import { renderData } from '../events/render.ts';
 import type { Ctx } from '../context.ts';
 
 export async function eraseFromOutbox(

@@ -5,8 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { customers, outboxEvents } from '../../db/schema/index.ts';
-import { TASKS } from '../../jobs/queue.ts';
-import { addJobs } from '../../notify/dispatch.ts';
+import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { newEventId } from '../events/record.ts';

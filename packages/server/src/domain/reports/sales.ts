@@ -5,7 +5,7 @@
 import { inArray } from 'drizzle-orm';
 import { accounts, events, tickets, tours } from '../../db/schema/index.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
-import { lineAmounts } from '../../documents/render/vat.ts';
+import { lineAmounts } from '../pricing/vat.ts';
 import type { Ctx } from '../context.ts';
 import { reportScope, type ReportInput } from './range.ts';
 import { salesLedger, type LedgerRow, type SalesDimension } from './salesLines.ts';

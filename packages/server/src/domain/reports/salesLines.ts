@@ -5,7 +5,7 @@
 // test/domain/reports keeps the two in step. Pending and expired orders never sold anything.
 //
 // Lines are grouped by (key, price, rate, tax mode, sign) and counted, not summed: VAT is rounded
-// per invoice line (documents/render/vat.ts, lineAmounts), so equal lines round equally and the
+// per invoice line (domain/pricing/vat.ts, lineAmounts), so equal lines round equally and the
 // caller applies that one rule to each distinct line times its count.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.ts';

@@ -2,7 +2,7 @@
 // and returned this once (docs/webhooks.md); afterwards only its last 4 characters are shown.
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { webhookEndpoints } from '../../db/schema/index.ts';
-import { last4, newSecret, sealSecret } from '../../notify/webhooks/secrets.ts';
+import { last4, newSecret, sealSecret } from './secrets.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { checkInput, MAX_ENDPOINTS, ownerOf, view, type EndpointInput, type EndpointView } from './internal.ts';

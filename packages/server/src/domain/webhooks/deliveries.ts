@@ -4,8 +4,7 @@
 // through the same job queue as every delivery (notify/webhooks/deliver.ts).
 import { and, asc, count, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../db/schema/index.ts';
-import { addJobs } from '../../notify/dispatch.ts';
-import { TASKS } from '../../jobs/queue.ts';
+import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
 import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';
 import { newEventId } from '../events/record.ts';

@@ -4,7 +4,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { webhookEndpoints } from '../../db/schema/index.ts';
-import { checkTarget, TargetRefused } from '../../notify/webhooks/targets.ts';
+import { checkTarget, TargetRefused } from './targets.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { EVENT_TYPES } from '../events/record.ts';

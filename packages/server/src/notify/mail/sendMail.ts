@@ -7,8 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../../domain/context.ts';
-import { TASKS } from '../../jobs/queue.ts';
-import { addJobs } from '../dispatch.ts';
+import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
 import { attachmentsFor, orderContent, requestContent } from './content.ts';
 import type { MailKind } from './kinds.ts';
 import { renderMail } from './templates.ts';

@@ -9,13 +9,12 @@
 // claim lapses (receivers deduplicate by `webhook-id`).
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../domain/context.ts';
-import { addJobs } from '../dispatch.ts';
-import { eventBody, renderData } from '../render.ts';
-import { TASKS } from '../../jobs/queue.ts';
+import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
+import { eventBody, renderData } from '../../domain/events/render.ts';
 import { claimDelivery, withRetries } from './claim.ts';
-import { openSecret } from './secrets.ts';
+import { openSecret } from '../../domain/webhooks/secrets.ts';
 import { postSigned, signedHeaders, type AttemptResult } from './post.ts';
-import { checkTarget, TargetRefused } from './targets.ts';
+import { checkTarget, TargetRefused } from '../../domain/webhooks/targets.ts';
 
 export type DeliverOutcome = 'succeeded' | 'retrying' | 'failed' | 'skipped';
 

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { pinnedLookup, type CheckedTarget } from './targets.ts';
+import { pinnedLookup, type CheckedTarget } from '../../domain/webhooks/targets.ts';
 
 const MAX_READ = 64 * 1024;
 /** A timer this late means this process, not the receiver, was busy (see postSigned). */

@@ -1,0 +1,37 @@
+// An order as it was when its event happened (migration 0022: order_snapshot(), copied into the
+// event by a trigger when the recording transaction commits), turned into the same OrderView
+// that GET /orders/:id serializes: the rows go through rowFromJson like order_place's answer,
+// statuses through the orders' and documents' own statusAt rules, evaluated at the event's time.
+import { rowFromJson } from '../../db/json.ts';
+import { orderItems, orders } from '../../db/schema/index.ts';
+import { documentViewsFromJson, type DocumentJson } from '../documents/internal.ts';
+import { statusAt, type OrderView } from './internal.ts';
+
+interface OrderSnapshot {
+  order: Record<string, unknown>;
+  items: Array<{
+    row: Record<string, unknown>;
+    zone: string;
+    event_id: number | null;
+    barcodes: Array<{ id: number; code: string; status: string }>;
+    entries_used: number | string;
+  }>;
+  documents: DocumentJson[];
+}
+
+export function orderViewFromSnapshot(snapshot: unknown, at: Date): OrderView {
+  const s = snapshot as OrderSnapshot;
+  const order = rowFromJson(orders, s.order);
+  return {
+    ...order,
+    status: statusAt(order, at),
+    documents: documentViewsFromJson(s.documents, at),
+    items: s.items.map((i) => ({
+      ...rowFromJson(orderItems, i.row),
+      zone: i.zone,
+      eventId: i.event_id,
+      barcodes: i.barcodes,
+      entriesUsed: Number(i.entries_used),
+    })),
+  };
+}

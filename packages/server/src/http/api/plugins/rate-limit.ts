@@ -1,0 +1,61 @@
+// Rate limits (spec 8.1, docs/api-contract.md §11; docs/operations.md, "Limits and their settings"): every
+// account gets a per-account budget per minute, its own `rate_limit_per_minute` or its class's
+// default (ATRIUM_RESELLER_RATE_LIMIT, ATRIUM_USER_RATE_LIMIT, ATRIUM_PUBLIC_RATE_LIMIT), and
+// anonymous callers a per-IP budget (ATRIUM_ANON_RATE_LIMIT). A class default of 0 turns that
+// class off. Only /api/v4 is limited: health, readiness, metrics and docs never are. The cost is
+// one counter increment per request (a Map entry, or one Redis script call when Redis is set).
+//
+// The check runs in `preParsing`, i.e. after the auth `onRequest` hook has resolved the principal
+// (the key and the budget depend on it) and before the body is read (a limited caller costs us
+// no parsing). A 401 from auth is answered before this and is not counted.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { Config } from '../../../config.ts';
+import { DomainError } from '../../../domain/errors.ts';
+import { MemoryCounters, RedisCounters, type CounterStore } from '../../../ops/rate-store.ts';
+import { closeRedis, createRedis, settle } from '../../../ops/redis.ts';
+
+const WINDOW_MS = 60_000;
+
+/** The budget per minute for this caller, or null when the caller is not limited. */
+export function budgetFor(req: FastifyRequest, config: Config): number | null {
+  if (!(req.routeOptions.url ?? '').startsWith('/api/v4')) return null;
+  const p = req.principal;
+  if (!p) return null;
+  if (p.kind === 'anonymous') return config.anonRateLimit > 0 ? config.anonRateLimit : null;
+  if (p.rateLimitPerMinute) return p.rateLimitPerMinute;
+  const byClass = p.access === 'reseller' ? config.resellerRateLimit : p.access === 'public' ? config.publicRateLimit : config.userRateLimit;
+  return byClass > 0 ? byClass : null;
+}
+
+export async function rateLimiting(app: FastifyInstance, config: Config) {
+  let store: CounterStore;
+  if (config.redisUrl) {
+    const redis = createRedis(config.redisUrl, app.log);
+    app.addHook('onClose', () => closeRedis(redis));
+    await settle(redis);
+    store = new RedisCounters(redis, `${config.redisPrefix}rl:`, app.log);
+  } else {
+    store = new MemoryCounters();
+  }
+  // The plugin instantiates the store class itself; this hands it our instance.
+  const Store = function StoreCtor() {
+    return store;
+  } as unknown as new () => CounterStore;
+
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preParsing',
+    timeWindow: WINDOW_MS,
+    store: Store,
+    // Our stores never fail (Redis falls back to memory); this is a last guard against a bug
+    // in one turning into refused requests.
+    skipOnError: true,
+    enableDraftSpec: true,
+    keyGenerator: (req) => (req.principal?.kind === 'account' ? `a:${req.principal.accountId}` : `ip:${req.ip}`),
+    allowList: (req) => budgetFor(req, config) === null,
+    max: (req) => budgetFor(req, config) ?? 0,
+    errorResponseBuilder: (_req, ctx) =>
+      new DomainError('RATE_LIMITED', 'rate limit exceeded', { retryAfter: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
+  });
+}

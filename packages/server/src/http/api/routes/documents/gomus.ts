@@ -1,0 +1,60 @@
+// go~mus document links, authorized by the order token in the query (`?token=`) instead of a
+// bearer header: GET /orders/:id/tickets/:item.pdf, /events/:item.pdf, /tours/:item.pdf and
+// /orders/:id/invoice.pdf (docs/gomus-compatibility.md). The token is masked in the request log
+// (plugins/request-log.ts) and never echoed. `locale` is accepted and ignored: documents are
+// rendered once, in the order's language.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { publicRead } from '../../access.ts';
+import type { DocumentFile } from '../../../../domain/documents/downloadDocument.ts';
+import { contentDisposition } from '../../../../domain/documents/filename.ts';
+import { orderDocumentByToken, type LinkKind } from '../../../../domain/documents/orderDocumentByToken.ts';
+import { errorResponses, IdParam } from '../../schemas/common.ts';
+
+const tags = ['documents'];
+const config = { access: publicRead, cache: 'live' as const };
+const TokenQuery = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The order token (`token` in the order answer).' }),
+  locale: Type.Optional(Type.String({ maxLength: 10, description: 'Accepted for go~mus links; the document keeps its language.' })),
+});
+const ItemParams = Type.Object({ id: IdParam.properties.id, item: IdParam.properties.id });
+const Pdf = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The PDF.' });
+const responses = {
+  200: Pdf,
+  202: { ...errorResponses(202)[202]!, description: 'Still being generated: retry after Retry-After (code DOCUMENT_PROCESSING).' },
+  ...errorResponses(401, 404, 410, 422),
+};
+
+function send(reply: FastifyReply, file: DocumentFile) {
+  reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', contentDisposition(file.filename))
+    .header('content-length', String(file.content.length))
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    // The URL carries a secret: keep it out of shared caches and referrers.
+    .header('referrer-policy', 'no-referrer');
+  if (file.sha256) reply.header('etag', `"${file.sha256}"`);
+  return reply.send(file.content);
+}
+
+export const gomusDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const items: Array<[Exclude<LinkKind, 'invoice'>, string]> = [
+    ['tickets', 'Ticket PDF of an order item (go~mus link; the order\'s ticket PDF, every admission)'],
+    ['events', 'Ticket PDF of an event booking (go~mus link; the order\'s ticket PDF)'],
+    ['tours', 'Booking confirmation of a tour item (go~mus link; the order\'s confirmation PDF)'],
+  ];
+  for (const [link, summary] of items) {
+    app.get(`/orders/:id/${link}/:item.pdf`, {
+      config,
+      schema: {
+        tags, summary, operationId: `downloadOrder${link[0]!.toUpperCase()}${link.slice(1, -1)}Pdf`,
+        params: ItemParams, querystring: TokenQuery, response: responses,
+      },
+    }, async (req, reply) => send(reply, await orderDocumentByToken(req.ctx, { orderId: req.params.id, itemId: req.params.item, token: req.query.token, link })));
+  }
+  app.get('/orders/:id/invoice.pdf', {
+    config,
+    schema: { tags, summary: 'Invoice PDF of an order (go~mus link)', operationId: 'downloadOrderInvoicePdf', params: IdParam, querystring: TokenQuery, response: responses },
+  }, async (req, reply) => send(reply, await orderDocumentByToken(req.ctx, { orderId: req.params.id, token: req.query.token, link: 'invoice' })));
+};

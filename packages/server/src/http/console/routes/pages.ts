@@ -1,0 +1,16 @@
+// Every console page module, registered in this order under /console. Add one line per module.
+import type { FastifyPluginAsync } from 'fastify';
+import { authPages } from './auth.ts';
+import { dayPages } from './day.ts';
+import { orderPages } from './orders.ts';
+import { requestPages } from './requests.ts';
+import { salePages } from './sale.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { auditPages } from './audit.ts';
+import { reportPages } from './reports.ts';
+import { closurePages } from './closures.ts';
+import { schedulePages } from './schedules.ts';
+import { partnerPages } from './partners.ts';
+import { webhookPages } from './webhooks.ts';
+
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages];

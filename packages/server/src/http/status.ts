@@ -1,0 +1,45 @@
+// The one table from error code to HTTP status, shared by every transport under http/ (the JSON
+// API's error handler and the console's error page). A code without a status fails to compile.
+import type { ErrorCode } from '../domain/errors.ts';
+
+export const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 422,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ROUTE_INVALID: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  GONE: 410,
+  // Not a failure (spec 7.1: 202 while an asynchronous process runs) but answered the same way.
+  DOCUMENT_PROCESSING: 202,
+  PAYLOAD_TOO_LARGE: 413,
+  // Insufficient Storage (RFC 4918 §11.5): the account's upload quota, or the disk's floor.
+  STORAGE_QUOTA_EXCEEDED: 507,
+  STORAGE_FULL: 507,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
+  REQUEST_TIMEOUT: 408,
+  HOLD_LIMIT_EXCEEDED: 422,
+  RATE_LIMITED: 429,
+  SLOT_SOLD_OUT: 422,
+  QUANTITY_ABOVE_CAPACITY: 422,
+  RESERVATION_EXPIRED: 422,
+  ORDER_FINALIZED: 422,
+  ORDER_EXPIRED: 422,
+  ORDER_CANCELLED: 422,
+  SCAN_REFUSED: 422,
+  REQUEST_NOT_PENDING: 422,
+  DATE_IN_PAST: 422,
+  NOT_BOOKABLE: 422,
+  CLOSED: 422,
+  LANGUAGE_NOT_AVAILABLE: 422,
+  TOTAL_MISMATCH: 422,
+  CAPACITY_BUSY: 422,
+  FOREIGN_ID_CONFLICT: 422,
+  IDEMPOTENCY_IN_FLIGHT: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
