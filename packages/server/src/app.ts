@@ -24,6 +24,7 @@ import { metrics } from './http/plugins/metrics.ts';
 import { rateLimiting } from './http/plugins/rate-limit.ts';
 import { requestLogging } from './http/plugins/request-log.ts';
 import { securityHeaders } from './http/plugins/security.ts';
+import { fastifyTrustProxy } from './http/plugins/trust-proxy.ts';
 import { lazySchemas as makeLazySchemas } from './http/lazy-schemas.ts';
 import { parseQuery } from './http/querystring.ts';
 import { apiRoutes } from './http/routes/index.ts';
@@ -90,7 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
     // Requests that arrive while closing are answered by http/plugins/closing.ts, in the spec's shape.
