@@ -58,5 +58,5 @@ test('POST /orders on a full database disk (SQLSTATE 53100) is a 503 with a sent
 test('ENOSPC from our own write is the same 503', async () => {
   const res = await t.request({ method: 'POST', url: '/test/enospc', payload: {} });
   const body = assertError(res, 503, 'SERVICE_UNAVAILABLE');
-  assert.match(body.error, /out of disk space/);
+  assert.match(String(body.error), /out of disk space/);
 });
