@@ -11,7 +11,7 @@ const database = await freshDatabase();
 after(() => database.drop());
 const env = { DATABASE_URL: database.url, SUDO_USER: 'erika' };
 
-interface Entry { actor: string; action: string; entity_type: string; entity_id: string | null; staff_user_id: number | null; after: Record<string, unknown> | null }
+type Entry = { actor: string; action: string; entity_type: string; entity_id: string | null; staff_user_id: number | null; after: Record<string, unknown> | null };
 const entries = async () =>
   (await database.db.execute<Entry>(sql`select actor, action, entity_type, entity_id, staff_user_id, after from audit_log order by id`)).rows;
 
