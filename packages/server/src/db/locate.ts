@@ -86,7 +86,14 @@ export async function locateDatabase(
   opts: { onFatal?: (message: string) => void } = {},
 ): Promise<Located> {
   if (config.databaseUrl) {
-    if (role === 'server') secureDataDir(config.dataDir, { keepSearch: false }, log);
+    // Only uploads and mail use it then; a node without a writable disk still serves.
+    if (role === 'server') {
+      try {
+        secureDataDir(config.dataDir, { keepSearch: false }, log);
+      } catch (e) {
+        log(`the data directory could not be prepared: ${(e as Error).message}`);
+      }
+    }
     return { url: config.databaseUrl, embedded: false, release: async () => {} };
   }
 

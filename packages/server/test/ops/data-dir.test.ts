@@ -43,3 +43,13 @@ test('the embedded path (restore takes the lock) tightens too', () => {
   holdDataDir(loadConfig({ ATRIUM_DATA_DIR: dir }))();
   assert.equal(mode(dir) & 0o076, 0, `group and others may not read or write: ${mode(dir).toString(8)}`);
 });
+
+test('with an external database a data directory that cannot be made is reported, not fatal', async () => {
+  const file = path.join(tmp, 'a-file');
+  fs.writeFileSync(file, 'x');
+  const lines: string[] = [];
+  const located = await locateDatabase(external(path.join(file, 'data')), 'server', (m) => lines.push(m));
+  await located.release();
+  assert.equal(located.embedded, false);
+  assert.match(lines.join('\n'), /the data directory could not be prepared/);
+});

@@ -22,13 +22,15 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
  * failed DEVICE_LIMIT times since `since`; null otherwise (an unknown browser).
  */
 export async function trustedDevice(ctx: Base, token: string | undefined, userId: number | undefined, email: string, since: Date): Promise<string | null> {
-  if (!token || !TOKEN.test(token) || userId === undefined) return null;
+  if (!token || !TOKEN.test(token)) return null;
   const idHash = hashOf(token);
+  // An unknown email costs the same lookup as a known one (no timing signal).
+  const user = userId ?? -1;
   const oldest = new Date(ctx.clock.now().getTime() - DEVICE_MAX_AGE_MS);
   const [known] = await ctx.db
     .select({ n: sql<number>`1` })
     .from(staffDevices)
-    .where(and(eq(staffDevices.idHash, idHash), eq(staffDevices.staffUserId, userId), gt(staffDevices.lastUsedAt, oldest)));
+    .where(and(eq(staffDevices.idHash, idHash), eq(staffDevices.staffUserId, user), gt(staffDevices.lastUsedAt, oldest)));
   if (!known) return null;
   const [failed] = await ctx.db
     .select({ n: sql<number>`count(*)::int` })
