@@ -31,6 +31,7 @@ import { metrics } from './http/api/plugins/metrics.ts';
 import { rateLimiting } from './http/api/plugins/rate-limit.ts';
 import { requestLogging } from './http/api/plugins/request-log.ts';
 import { securityHeaders } from './http/api/plugins/security.ts';
+import { fastifyTrustProxy } from './http/api/plugins/trust-proxy.ts';
 import { lazySchemas as makeLazySchemas } from './http/api/lazy-schemas.ts';
 import { parseQuery } from './http/api/querystring.ts';
 import { apiRoutes } from './http/api/routes/index.ts';
@@ -113,7 +114,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, useDefaults: true } },
     // Requests that arrive while closing are answered by http/api/plugins/closing.ts, in the spec's shape.

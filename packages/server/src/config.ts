@@ -1,6 +1,7 @@
 // Typed, validated configuration from the environment. Every variable is listed in
 // docs/operations.md; a bad value stops the process at start with a message naming it,
 // instead of surfacing later as an odd runtime failure.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { invoiceSettingsFromEnv, type InvoiceSettings } from './domain/documents/issuer.ts';
 import { notifySettingsFromEnv, type NotifySettings } from './notify/settings.ts';
@@ -58,7 +59,11 @@ export interface Config {
   corsOrigins: string[];
   /** Send Strict-Transport-Security (only behind TLS). */
   hsts: boolean;
-  trustProxy: boolean;
+  /**
+   * Which hops in front may set X-Forwarded-*: false (none), a hop count, or the proxies'
+   * addresses and CIDR ranges (trustProxy below; docs/operations.md, "Behind a proxy").
+   */
+  trustProxy: TrustProxy;
   demo: boolean;
   /** Days a document stays downloadable (then 410 and its bytes are purged). */
   documentRetentionDays: number;
@@ -85,6 +90,8 @@ export class ConfigError extends Error {}
 
 /** A command line that cannot work (a bad flag value): `atrium` and the cluster primary say so and exit 1. */
 export class UsageError extends Error {}
+
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
 
 type Env = Record<string, string | undefined>;
 
@@ -164,6 +171,31 @@ function uploadTypes(env: Env): string[] {
   return list;
 }
 
+// `true` once meant "trust every hop", which takes the client's own left-most X-Forwarded-For
+// entry: it now means one hop, the same as `1`, so an old setting stays safe instead of failing.
+function trustProxy(env: Env): TrustProxy {
+  const raw = (env.ATRIUM_TRUST_PROXY ?? '').trim();
+  const name = 'ATRIUM_TRUST_PROXY';
+  if (raw === '' || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return { hops: 1 };
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) throw new ConfigError(`${name} must be a hop count between 1 and 10, or proxy addresses, got "${raw}"`);
+    return { hops };
+  }
+  const addresses = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const a of addresses) {
+    const [ip, bits, extra] = a.split('/');
+    const family = isIP(ip ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const okBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !okBits || extra !== undefined) {
+      throw new ConfigError(`${name} must be false, a hop count such as 1, or proxy addresses and CIDR ranges such as 10.0.0.1,10.0.0.0/8, got "${a}"`);
+    }
+  }
+  return { addresses };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const locales = (env.ATRIUM_LOCALES || 'de,en').split(',').map((s) => s.trim()).filter(Boolean);
   if (locales.length === 0 || locales.some((l) => !/^[a-z]{2}(-[A-Z]{2})?$/.test(l))) {
@@ -224,7 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     console: bool(env, 'ATRIUM_CONSOLE', true),
     corsOrigins: corsOrigins(env),
     hsts: bool(env, 'ATRIUM_HSTS', false),
-    trustProxy: bool(env, 'ATRIUM_TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     demo: bool(env, 'ATRIUM_DEMO', false),
     documentRetentionDays: int(env, 'ATRIUM_DOCUMENT_RETENTION_DAYS', 365, 1, 36500),
     uploadMaxBytes: int(env, 'ATRIUM_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 512 * 1024 * 1024),

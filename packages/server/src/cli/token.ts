@@ -1,6 +1,8 @@
 // `atrium token create|list|revoke|rotate`: partner tokens are issued by the operator (spec 5.4).
+import os from 'node:os';
 import type { Command } from 'commander';
 import { createToken } from '../domain/accounts/createToken.ts';
+import { auditedByOperator } from '../domain/accounts/operatorAudit.ts';
 import { listTokens } from '../domain/accounts/listTokens.ts';
 import { revokeToken } from '../domain/accounts/revokeToken.ts';
 import { rotateToken } from '../domain/accounts/rotateToken.ts';
@@ -13,6 +15,9 @@ function tokenId(text: string): number {
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`token id must be a positive integer, got "${text}"`);
   return n;
 }
+
+/** Who ran the command, for the audit log: the user behind sudo when there is one. */
+const osUser = () => process.env.SUDO_USER || os.userInfo().username;
 
 export function tokenCommands(program: Command) {
   const token = program.command('token').description('issue, list, revoke and rotate API tokens');
@@ -37,7 +42,10 @@ export function tokenCommands(program: Command) {
           ...(o.expiresIn ? { expiresIn: parseDuration(o.expiresIn) } : {}),
         };
         await withDatabase(async (ctx) => {
-          const created = await createToken(ctx, input);
+          const created = await auditedByOperator(ctx, osUser(), (tx) => createToken(tx, input), (r) => ({
+            action: 'partner.create', entityType: 'account', entityId: r.accountId,
+            after: { ...input, token_id: r.tokenId, token_last4: r.last4, expires_at: r.expiresAt?.toISOString() ?? null },
+          }));
           process.stdout.write(
             `created ${input.class} token #${created.tokenId} for account #${created.accountId} "${input.name}"` +
               `${created.expiresAt ? `, expires ${created.expiresAt.toISOString()}` : ''}.\n` +
@@ -83,7 +91,9 @@ export function tokenCommands(program: Command) {
       action(async (id: string) => {
         const tokenIdNum = tokenId(id);
         await withDatabase(async (ctx) => {
-          await revokeToken(ctx, { tokenId: tokenIdNum });
+          await auditedByOperator(ctx, osUser(), (tx) => revokeToken(tx, { tokenId: tokenIdNum }), () => ({
+            action: 'token.revoke', entityType: 'token', entityId: tokenIdNum,
+          }));
           process.stdout.write(`token #${tokenIdNum} revoked\n`);
         });
       }),
@@ -98,11 +108,15 @@ export function tokenCommands(program: Command) {
       action(async (id: string, o: { overlap?: string; expiresIn?: string }) => {
         const tokenIdNum = tokenId(id);
         await withDatabase(async (ctx) => {
-          const r = await rotateToken(ctx, {
+          const input = {
             tokenId: tokenIdNum,
             overlapSeconds: o.overlap ? parseDuration(o.overlap) : 0,
             ...(o.expiresIn ? { expiresIn: parseDuration(o.expiresIn) } : {}),
-          });
+          };
+          const r = await auditedByOperator(ctx, osUser(), (tx) => rotateToken(tx, input), (r) => ({
+            action: 'token.rotate', entityType: 'token', entityId: tokenIdNum,
+            after: { account_id: r.accountId, new_token_id: r.tokenId, new_token_last4: r.last4, old_token_ends_at: r.oldTokenEndsAt.toISOString() },
+          }));
           process.stdout.write(
             `token #${tokenIdNum} ends ${r.oldTokenEndsAt.toISOString()}; new token #${r.tokenId} for account #${r.accountId}.\n` +
               'Store it on your server now: it is shown only once.\n' +

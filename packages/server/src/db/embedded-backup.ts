@@ -49,12 +49,46 @@ export interface BackupResult {
   stopLsn: string;
 }
 
-/** Writes a consistent backup of the running cluster in `clusterDir` to `file` (mode 0600, written aside then renamed). */
-export async function backupCluster(adminUrl: string, clusterDir: string, file: string): Promise<BackupResult> {
-  const client = new pg.Client({ connectionString: adminUrl, application_name: 'atrium-backup' });
-  await client.connect();
-  const tmp = `${file}.${process.pid}.partial`;
+/** A backup never replaces a file: `file` is linked in, which fails when anything is there already. */
+export class BackupExists extends Error {}
+
+/**
+ * Publishes the finished `tmp` as `file` without replacing or following anything at `file`:
+ * link(2) fails with EEXIST on any entry, a dangling symbolic link included. On a file system
+ * without hard links, a rename after a last check.
+ */
+function publish(tmp: string, file: string): void {
   try {
+    fs.linkSync(tmp, file);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new BackupExists(`${file} exists already: choose a new file name (a backup never overwrites one).`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+  }
+  if (fs.existsSync(file) || isLink(file)) throw new BackupExists(`${file} exists already: choose a new file name (a backup never overwrites one).`);
+  fs.renameSync(tmp, file);
+}
+const isLink = (p: string) => {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Writes a consistent backup of the running cluster in `clusterDir` to `file` (mode 0600). It is
+ * written in a private directory made beside `file` (mkdtemp: a new random name, mode 0700)
+ * with O_EXCL, so no file or symbolic link placed there beforehand is followed or overwritten,
+ * then linked into place.
+ */
+export async function backupCluster(adminUrl: string, clusterDir: string, file: string): Promise<BackupResult> {
+  const work = fs.mkdtempSync(path.join(path.dirname(file), '.atrium-backup-'));
+  const tmp = path.join(work, 'backup.partial');
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'atrium-backup' });
+  try {
+    await client.connect();
     // The slot keeps every WAL segment from here on until this session ends.
     await client.query(`select pg_create_physical_replication_slot($1, true, true)`, [`atrium_backup_${process.pid}`]);
     const start = (await client.query<{ lsn: string; wal: string }>(`select lsn::text, pg_walfile_name(lsn) as wal from pg_backup_start('atrium backup', true) as lsn`)).rows[0]!;
@@ -76,14 +110,12 @@ export async function backupCluster(adminUrl: string, clusterDir: string, file: 
       for (const n of wal) yield* fileEntry(`${ROOT}/pg_wal/${n}`, path.join(clusterDir, 'pg_wal', n));
       yield end();
     }
-    await pipeline(Readable.from(archive()), zlib.createGzip({ level: 6 }), fs.createWriteStream(tmp, { mode: 0o600 }));
-    fs.renameSync(tmp, file);
+    await pipeline(Readable.from(archive()), zlib.createGzip({ level: 6 }), fs.createWriteStream(tmp, { mode: 0o600, flags: 'wx' }));
+    publish(tmp, file);
     return { bytes: fs.statSync(file).size, startLsn: start.lsn, stopLsn: stop!.lsn };
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
   } finally {
     await client.end().catch(() => {});
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -92,9 +124,9 @@ export async function backupCluster(adminUrl: string, clusterDir: string, file: 
  * first, renamed into place only when complete. Returns the backup's metadata.
  */
 export async function unpackBackup(file: string, clusterDir: string, chown: (dir: string) => void): Promise<{ created_at: string }> {
-  const work = `${clusterDir}.restore`;
-  fs.rmSync(work, { recursive: true, force: true });
-  fs.mkdirSync(work, { recursive: true, mode: 0o700 });
+  // A new private directory (mkdtemp), never one that may have been placed there beforehand.
+  fs.mkdirSync(path.dirname(clusterDir), { recursive: true });
+  const work = fs.mkdtempSync(`${clusterDir}.restore-`);
   try {
     await extract(fs.createReadStream(file).pipe(zlib.createGunzip()), work);
     const metaFile = path.join(work, 'atrium-backup.json');

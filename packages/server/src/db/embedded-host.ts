@@ -3,23 +3,19 @@
 // sentence when any of that is impossible.
 //
 // PostgreSQL refuses to run as root, so as root it runs as the owner of an existing cluster or as
-// the `postgres` system user (created when missing). That user cannot enter a private checkout
+// the `atrium-pg` system user (created when missing; embedded-user.ts). That user cannot enter a private checkout
 // (a 0700 directory such as /root or a `mktemp -d` directory), so as root the binaries run from a
 // root-owned copy that every user may read but nobody else may write, and each directory above
 // the cluster gets the search bit for others (o+x: enter by name, never list) when it lacks it.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureDbUser, isLegacyOwner, type DbUser } from './embedded-user.ts';
 
 /** A startup failure of the embedded PostgreSQL, as one sentence: what is wrong and what to do. */
 export class EmbeddedStartError extends Error {}
 
-export interface DbUser {
-  uid: number;
-  gid: number;
-  name: string;
-}
+export type { DbUser } from './embedded-user.ts';
 
 export const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -45,19 +41,11 @@ export function explainFsError(e: unknown, file: string): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-function lookup(name: string): DbUser | null {
-  try {
-    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid, name } : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The user PostgreSQL runs as: null when we are not root (it runs as ourselves). As root: the
- * owner of an existing cluster, else the `postgres` system user, created when missing.
+ * owner of an existing cluster, else `atrium-pg` (embedded-user.ts), created when missing. A
+ * cluster of the host's shared `postgres` user (an older atrium's) moves to `atrium-pg`: the
+ * caller hands its files over once the old postmaster is stopped (adoptCluster).
  */
 export function dbUserFor(clusterDir: string): DbUser | null {
   if (!isRoot()) {
@@ -69,22 +57,8 @@ export function dbUserFor(clusterDir: string): DbUser | null {
     return null;
   }
   const st = statOrNull(clusterDir);
-  if (st && st.uid !== 0) return { uid: st.uid, gid: st.gid, name: String(st.uid) };
-  const found = lookup('postgres');
-  if (found) return found;
-  try {
-    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
-  } catch {
-    // the group may exist already; useradd says so if it does not
-  }
-  try {
-    execFileSync('useradd', ['--system', '-g', 'postgres', '-M', '-d', '/nonexistent', '-s', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
-  } catch {
-    // checked below
-  }
-  const created = lookup('postgres');
-  if (!created) throw new EmbeddedStartError('PostgreSQL cannot run as root and there is no `postgres` user to run it as (useradd failed): create one (useradd --system postgres), or run atrium as a non-root user.');
-  return created;
+  if (st && st.uid !== 0 && !isLegacyOwner(st.uid)) return { uid: st.uid, gid: st.gid, name: String(st.uid) };
+  return ensureDbUser((m) => new EmbeddedStartError(m));
 }
 
 function statOrNull(p: string): fs.Stats | null {
@@ -150,7 +124,7 @@ export function binariesFor(nativeDir: string, version: string, dbUser: DbUser |
       if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw explainFsError(e, cache);
     }
   }
-  throw new EmbeddedStartError(`the PostgreSQL binaries in ${nativeDir} are out of reach of the postgres user and could not be copied to ${CACHE_DIRS().join(' or ')}: make one of those writable for root, or install the checkout in a directory other users may enter.`);
+  throw new EmbeddedStartError(`the PostgreSQL binaries in ${nativeDir} are out of reach of the database user (atrium-pg) and could not be copied to ${CACHE_DIRS().join(' or ')}: make one of those writable for root, or install the checkout in a directory other users may enter.`);
 }
 
 /**
@@ -167,7 +141,7 @@ export function openPathTo(dir: string, log: (m: string) => void): void {
       fs.chmodSync(d, (st.mode & 0o7777) | 0o001);
       opened.push(d);
     } catch (e) {
-      throw new EmbeddedStartError(`the postgres user cannot enter ${d} and its mode could not be changed (${(e as NodeJS.ErrnoException).code}): allow others to enter it (chmod o+x), or set ATRIUM_DATA_DIR to a directory outside it.`);
+      throw new EmbeddedStartError(`the database user (atrium-pg) cannot enter ${d} and its mode could not be changed (${(e as NodeJS.ErrnoException).code}): allow others to enter it (chmod o+x), or set ATRIUM_DATA_DIR to a directory outside it.`);
     }
   }
   if (opened.length) log(`allowed other users to enter (not list) ${opened.join(', ')} so that PostgreSQL, run as a non-root user, reaches its data`);

@@ -18,6 +18,7 @@ import pg from 'pg';
 import { binariesFor, dbUserFor, EmbeddedStartError, explainFsError, openPathTo, type DbUser } from './embedded-host.ts';
 import { run, startPostmaster, stopOrphan, stopPid, type Postmaster } from './embedded-process.ts';
 import { supervise } from './embedded-supervisor.ts';
+import { adoptCluster } from './embedded-user.ts';
 
 export { EmbeddedStartError } from './embedded-host.ts';
 
@@ -187,7 +188,10 @@ export async function startEmbedded(opts: {
   secret ??= newSecret();
   try {
     if (fresh) await initCluster(bin, dir, user, secret);
-    else await stopOrphan(dir, log);
+    else {
+      await stopOrphan(dir, log);
+      if (user) adoptCluster(dir, user, log);
+    }
     writeHba(dir, user);
   } catch (e) {
     throw e instanceof EmbeddedStartError ? e : explainFsError(e, dir);

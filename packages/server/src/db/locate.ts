@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { EmbeddedStartError, explainFsError } from './embedded-host.ts';
+import { EmbeddedStartError, explainFsError, isRoot } from './embedded-host.ts';
+import { secureDataDir } from './embedded-datadir.ts';
 import { readSecret, startEmbedded, type EmbeddedSecret, type EmbeddedServer } from './embedded.ts';
 import { ensureAppRole } from './embedded-roles.ts';
 
@@ -84,12 +85,22 @@ export async function locateDatabase(
   log: (m: string) => void,
   opts: { onFatal?: (message: string) => void } = {},
 ): Promise<Located> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, release: async () => {} };
+  if (config.databaseUrl) {
+    // Only uploads and mail use it then; a node without a writable disk still serves.
+    if (role === 'server') {
+      try {
+        secureDataDir(config.dataDir, { keepSearch: false }, log);
+      } catch (e) {
+        log(`the data directory could not be prepared: ${(e as Error).message}`);
+      }
+    }
+    return { url: config.databaseUrl, embedded: false, release: async () => {} };
+  }
 
   const lockFile = path.join(config.dataDir, 'atrium.lock');
   let taken: ReturnType<typeof takeLock>;
   try {
-    fs.mkdirSync(config.dataDir, { recursive: true });
+    secureDataDir(config.dataDir, { keepSearch: isRoot() }, log);
     taken = takeLock(lockFile, role);
   } catch (e) {
     throw e instanceof DataDirInUse ? e : explainFsError(e, config.dataDir);
@@ -147,7 +158,7 @@ export function holdDataDir(config: Config): () => void {
   const lockFile = path.join(config.dataDir, 'atrium.lock');
   let taken: ReturnType<typeof takeLock>;
   try {
-    fs.mkdirSync(config.dataDir, { recursive: true });
+    secureDataDir(config.dataDir, { keepSearch: isRoot() }, () => {});
     taken = takeLock(lockFile, 'cli');
   } catch (e) {
     throw e instanceof DataDirInUse ? e : explainFsError(e, config.dataDir);

@@ -104,7 +104,7 @@ describe('upload validation', () => {
     assert.equal(res.statusCode, 202, res.body);
     assert.deepEqual([res.json().document.filename, res.json().document.content_type], ['_pass_wd_.png', 'image/png']);
     const dotted = await req('POST', '/documents', owner, body({ filename: '...' }));
-    assert.equal(dotted.json().document.filename, 'upload');
+    assert.equal(dotted.json().document.filename, 'upload.png'); // the extension follows the content (upload-names.test.ts)
     assert.equal((await req('POST', '/documents', owner, body({ order_id: undefined, request_id: 2_000_000 }))).statusCode, 404);
   });
 

@@ -29,11 +29,11 @@ const stored = async () => (await db.execute<{ n: number }>(sql`select count(*):
 describe('filenames', () => {
   test('bidi controls are stripped (the right-to-left override trick is gone)', async () => {
     const cases: Array<[string, string]> = [
-      ['invoice\u202Efdp.exe', 'invoicefdp.exe'],
+      ['invoice\u202Efdp.exe', 'invoicefdp.pdf'], // and the extension follows the content (upload-names.test.ts)
       ['\u200Ereport\u200F.pdf', 'report.pdf'],
       ['a\u2066b\u2067c\u2068d\u2069.pdf', 'abcd.pdf'],
       ['x\u202Ay\u202Bz\u202C\u202D\u061C.pdf', 'xyz.pdf'],
-      ['\u202E', 'upload'],
+      ['\u202E', 'upload.pdf'],
     ];
     for (const [given, expected] of cases) {
       const res = await upload(given, 'application/pdf', pdf);

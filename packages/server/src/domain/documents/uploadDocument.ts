@@ -11,6 +11,7 @@ import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { retentionEnd, toMeta, type DocumentMeta } from './internal.ts';
+import { withTypeExtension } from './extension.ts';
 import { sanitizeFilename } from './filename.ts';
 import { contentMismatch } from './sniff.ts';
 import { assertDiskRoom, assertQuota, isDiskFull, storageFull } from './storage.ts';
@@ -58,7 +59,7 @@ export async function uploadDocument(ctx: Ctx, input: UploadDocumentInput): Prom
   // The bytes must be what the client says they are (magic numbers, sniff.ts).
   const mismatch = contentMismatch(contentType, content);
   if (mismatch) throw invalid('document could not be saved', [mismatch]);
-  const filename = sanitizeFilename(input.filename);
+  const filename = withTypeExtension(sanitizeFilename(input.filename), contentType);
 
   const table = hasOrder ? orders : requests;
   const [owner] = await ctx.db

@@ -47,7 +47,7 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
   app.addHook('onRequest', (req, reply, done) => {
     const token = bearer(req);
     if (token === null) {
-      sendError(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; use "Authorization: Bearer <token>"'));
+      refuseCaller(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; use "Authorization: Bearer <token>"'));
       return;
     }
     if (token === undefined) {
@@ -56,9 +56,12 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
     }
     (deps.tokens ?? { resolve: resolveToken })
       .resolve(deps.db, deps.instanceId, token, deps.clock.now())
-      .then((principal) => {
-        if (admit(req, reply, principal)) done();
-      }, done);
+      .then(
+        (principal) => {
+          if (admit(req, reply, principal)) done();
+        },
+        (err: unknown) => (err instanceof DomainError && err.code === 'UNAUTHORIZED' ? refuseCaller(req, reply, err) : done(err as Error)),
+      );
   });
 
   /** Sets the caller and its context, and enforces the route's access: false once answered. */
@@ -82,7 +85,8 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
     if (!access) return true;
     if (principal.kind === 'anonymous') {
       if (!access.anonymous) {
-        return refuse(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; no customer or no user present'));
+        refuseCaller(req, reply, new DomainError('UNAUTHORIZED', 'authentication error; no customer or no user present'));
+        return false;
       }
       return true;
     }
@@ -94,6 +98,23 @@ export function authentication(app: FastifyInstance, deps: AuthDeps) {
     }
     return true;
   }
+}
+
+/**
+ * A 401 for a wrong or malformed token, counted against the anonymous budget of the caller's
+ * address (http/plugins/rate-limit.ts): guessing tokens is limited like anonymous requests,
+ * answered 401 until the budget is spent and 429 after.
+ */
+function refuseCaller(req: FastifyRequest, reply: FastifyReply, err: DomainError): void {
+  const limit = req.server.limitRejectedCaller;
+  if (!limit) {
+    sendError(req, reply, err);
+    return;
+  }
+  limit(req).then(
+    (retryAfter) => sendError(req, reply, retryAfter === null ? err : new DomainError('RATE_LIMITED', 'rate limit exceeded', { retryAfter })),
+    () => sendError(req, reply, err),
+  );
 }
 
 function refuse(req: FastifyRequest, reply: FastifyReply, err: DomainError): false {

@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DomainError, type ErrorCode } from '../../../domain/errors.ts';
-import { sqlState } from '../../../db/sqlstate.ts';
+import { dbError } from '../../../db/errors.ts';
 import { STATUS } from '../../status.ts';
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainError) {
@@ -55,6 +55,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * A full disk, the database's (SQLSTATE 53100: it could not extend a file or write WAL) or ours
+ * (ENOSPC). The write was rolled back and nothing was stored; it is an outage for the caller, and
+ * for the operator a reason to be woken (logged as an error, not a warning).
+ */
+export function isDiskFull(err: unknown): boolean {
+  if (dbError(err)?.kind === 'DISK_FULL') return true;
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === 'ENOSPC') return true;
+  }
+  return false;
+}
+const diskFull = () =>
+  new DomainError('SERVICE_UNAVAILABLE', 'the server is out of disk space, so nothing was stored; retry later', { retryAfter: 60 });
+
 const ID_PARAM = /^\/(id|[a-z]+_id)$/;
 const ID_KEYWORDS = new Set(['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 const isIdIssue = (v: AjvIssue) => ID_PARAM.test(v.instancePath) && ID_KEYWORDS.has(v.keyword);
@@ -69,20 +84,21 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
       errors: err.validation.map((v) => describe(v, err.validationContext)),
     });
   }
-  switch (sqlState(err)) {
-    case '55P03':
-    case '40001':
-    case '40P01':
+  switch (dbError(err)?.kind) {
+    case 'LOCK_NOT_AVAILABLE':
+    case 'SERIALIZATION_FAILURE':
+    case 'DEADLOCK_DETECTED':
       return new DomainError('CAPACITY_BUSY', 'the slot is busy; retry once after a short delay', { retryAfter: 1 });
     // A NUL character in a body string: text and jsonb columns cannot hold it. Domains that
     // validate text say so in their own words first; this is the net under all of them (every
     // write runs in a transaction, so nothing was stored).
-    case '22021':
-    case '22P05':
+    case 'CHARACTER_NOT_IN_REPERTOIRE':
+    case 'UNTRANSLATABLE_CHARACTER':
       return new DomainError('VALIDATION_FAILED', 'request is invalid', {
         errors: ['text must not contain a NUL character'],
       });
   }
+  if (isDiskFull(err)) return diskFull();
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
@@ -164,7 +180,8 @@ export function errorHandling(app: FastifyInstance) {
       req.log.error({ err }, 'unhandled error');
       return sendError(req, reply, new DomainError('INTERNAL', 'internal server error'));
     }
-    if (domain.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+    if (isDiskFull(err)) req.log.error({ err: { message: err.message, code: err.code } }, 'disk full');
+    else if (domain.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
     const override = (domain as { statusOverride?: number }).statusOverride;
     if (override) {
       return reply

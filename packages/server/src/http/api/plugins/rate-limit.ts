@@ -7,7 +7,9 @@
 //
 // The check runs in `preParsing`, i.e. after the auth `onRequest` hook has resolved the principal
 // (the key and the budget depend on it) and before the body is read (a limited caller costs us
-// no parsing). A 401 from auth is answered before this and is not counted.
+// no parsing). A 401 from auth is answered before this; auth counts it itself, through
+// `limitRejectedCaller`, against the anonymous budget of its address (a wrong token buys no
+// unlimited guessing), and answers 429 instead once that budget is spent.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../../../config.ts';
@@ -16,6 +18,21 @@ import { MemoryCounters, RedisCounters, type CounterStore } from '../../../ops/r
 import { closeRedis, createRedis, settle } from '../../../ops/redis.ts';
 
 const WINDOW_MS = 60_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts a refused caller (bad token) as anonymous: seconds to wait when over the budget, else null. */
+    limitRejectedCaller?: (req: FastifyRequest) => Promise<number | null>;
+  }
+}
+
+function countRejected(store: CounterStore, config: Config, req: FastifyRequest): Promise<number | null> {
+  const max = config.anonRateLimit;
+  if (max <= 0 || !(req.routeOptions.url ?? '').startsWith('/api/v4')) return Promise.resolve(null);
+  return new Promise((resolve) =>
+    store.incr(`ip:${req.ip}`, (err, r) => resolve(!err && r && r.current > max ? Math.max(1, Math.ceil(r.ttl / 1000)) : null), WINDOW_MS, max),
+  );
+}
 
 /** The budget per minute for this caller, or null when the caller is not limited. */
 export function budgetFor(req: FastifyRequest, config: Config): number | null {
@@ -38,6 +55,8 @@ export async function rateLimiting(app: FastifyInstance, config: Config) {
   } else {
     store = new MemoryCounters();
   }
+  // The same counter as the plugin's key for anonymous callers (keyGenerator below).
+  app.decorate('limitRejectedCaller', (req: FastifyRequest) => countRejected(store, config, req));
   // The plugin instantiates the store class itself; this hands it our instance.
   const Store = function StoreCtor() {
     return store;

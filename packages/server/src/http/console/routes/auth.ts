@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticate } from '../../../domain/staff/authenticate.ts';
 import { changeOwnPassword } from '../../../domain/staff/changePassword.ts';
+import { DEVICE_MAX_AGE_MS, rememberDevice } from '../../../domain/staff/devices.ts';
 import { createSession, revokeAllSessions, revokeSession, SESSION_ABSOLUTE_MS } from '../../../domain/staff/sessions.ts';
 import { setStaffLocale } from '../../../domain/staff/users.ts';
 import { DomainError } from '../../../domain/errors.ts';
@@ -10,7 +11,7 @@ import { pickLocale, translator } from '../i18n.ts';
 import { field, consoleRoute } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
-import { clearSessionCookie, preCookie, preLoginToken, sameToken, setSessionCookie } from './security.ts';
+import { clearSessionCookie, deviceCookie, preCookie, preLoginToken, sameToken, setDeviceCookie, setSessionCookie } from './security.ts';
 import { showError } from './errors.ts';
 
 /** Only console paths are followed after sign-in (no open redirect). */
@@ -35,9 +36,11 @@ export const authPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app) 
     if (!sameToken(field(body, '_csrf', 100), req.cookies[preCookie(req)])) return showError(req, reply, 403, 'error.csrf');
     const email = field(body, 'email', 254);
     try {
-      const user = await authenticate(deps, { email, password: field(body, 'password', 256), address: req.ip });
+      const device = req.cookies[deviceCookie(req)];
+      const user = await authenticate(deps, { email, password: field(body, 'password', 256), address: req.ip, device });
       const s = await createSession(deps, user.id);
       setSessionCookie(req, reply, s.id, SESSION_ABSOLUTE_MS / 1000);
+      setDeviceCookie(req, reply, await rememberDevice(deps, device, user.id), DEVICE_MAX_AGE_MS / 1000);
       return seeOther(reply, safeNext(field(req.query, 'next', 300)));
     } catch (err) {
       if (!(err instanceof DomainError) || (err.code !== 'UNAUTHORIZED' && err.code !== 'RATE_LIMITED')) throw err;

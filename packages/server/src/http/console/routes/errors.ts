@@ -30,7 +30,21 @@ export function showError(req: FastifyRequest, reply: FastifyReply, status: numb
   return renderPage(req, reply, 'error', { title: t('error.title'), message, details: opts.details ?? [], back: backLink(req) }, status);
 }
 
+/** Whether a parsed form or query holds a NUL character anywhere (text columns cannot store it). */
+function holdsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(holdsNul);
+  return !!v && typeof v === 'object' && Object.values(v).some(holdsNul);
+}
+
 export function consoleErrors(app: FastifyInstance) {
+  // After the session and CSRF checks (plugin.ts registers them first), before any handler: the
+  // form is answered in words instead of failing in SQL as a 500.
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.routeOptions.config.consoleAction !== undefined && (holdsNul(req.query) || holdsNul(req.body))) {
+      return showError(req, reply, 422, 'error.nul');
+    }
+  });
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
     if (err instanceof DomainError) {
       const key = BY_CODE[err.code];

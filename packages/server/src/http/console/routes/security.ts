@@ -29,6 +29,8 @@ export function consoleHeaders(reply: FastifyReply) {
 const secure = (req: FastifyRequest) => req.protocol === 'https';
 export const sessionCookie = (req: FastifyRequest) => (secure(req) ? '__Host-atrium_console' : 'atrium_console');
 export const preCookie = (req: FastifyRequest) => (secure(req) ? '__Host-atrium_console_pre' : 'atrium_console_pre');
+/** Marks a browser that signed in before (domain/staff/devices.ts); outlives sign-out. */
+export const deviceCookie = (req: FastifyRequest) => (secure(req) ? '__Host-atrium_console_device' : 'atrium_console_device');
 
 function cookieOptions(req: FastifyRequest, maxAgeSeconds?: number) {
   return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: secure(req), ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}) };
@@ -36,6 +38,9 @@ function cookieOptions(req: FastifyRequest, maxAgeSeconds?: number) {
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, id: string, maxAgeSeconds: number) {
   reply.setCookie(sessionCookie(req), id, cookieOptions(req, maxAgeSeconds));
+}
+export function setDeviceCookie(req: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number) {
+  reply.setCookie(deviceCookie(req), token, cookieOptions(req, maxAgeSeconds));
 }
 export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply) {
   reply.clearCookie(sessionCookie(req), cookieOptions(req));
