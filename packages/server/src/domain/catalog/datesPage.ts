@@ -3,7 +3,7 @@
 // and whether the sellability rule closes them (schedules/eventDates.ts).
 import { and, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { categories, eventDates, events, instance, languages, museums } from '../../db/schema/index.ts';
-import { eventDateSeatsBookedSql } from '../capacity/index.ts';
+import { eventDateSeatsBookedSql } from '../../db/repositories/capacityUsed.ts';
 import { closedIn } from '../schedules/eventDates.ts';
 import { scheduleFrom, scheduleSql, schedulesOf, type Schedule, type ScheduleJson } from '../schedules/schedule.ts';
 import { masterData, type Ctx } from '../context.ts';

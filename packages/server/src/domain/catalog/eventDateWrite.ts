@@ -2,7 +2,7 @@
 // below what is already booked, so a change never turns existing bookings into an oversell.
 import { and, eq } from 'drizzle-orm';
 import { eventDates, events, languages, museums } from '../../db/schema/index.ts';
-import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { eventDateSeatsBooked } from '../capacity/eventDateSeatsBooked.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { languages } from '../../db/schema/index.ts';
-import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { eventDateSeatsBooked } from '../capacity/eventDateSeatsBooked.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { resolveLocale } from './internal.ts';

@@ -5,7 +5,7 @@
 // is the sum of the items still active.
 import { and, eq, inArray } from 'drizzle-orm';
 import { orderItems, orders } from '../../db/schema/index.ts';
-import { releaseCapacity } from '../capacity/index.ts';
+import { releaseCapacity } from '../capacity/releaseCapacity.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orderItems, orders } from '../../db/schema/index.ts';
-import { confirmCapacity } from '../capacity/index.ts';
+import { confirmCapacity } from '../capacity/confirmCapacity.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { queueFinalizedOrderDocuments } from '../documents/queueOrderDocuments.ts';
