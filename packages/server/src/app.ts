@@ -8,7 +8,8 @@ import type { Caches } from './cache/index.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { databaseTimeouts } from './db/timeouts.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
+import { databaseClock } from './domain/capacity/databaseClock.ts';
+import type { Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
 import { authentication } from './http/plugins/auth.ts';
 import { caching } from './http/plugins/caching.ts';
@@ -64,7 +65,8 @@ export async function loadInstanceId(database: Database): Promise<string> {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
-  const clock = opts.clock ?? systemClock;
+  // Every node follows the database's clock (hold expiry is decided on several nodes).
+  const clock = opts.clock ?? (await databaseClock(database.db));
   const instanceId = await loadInstanceId(database);
   const lazy = opts.lazySchemas ? makeLazySchemas() : undefined;
 

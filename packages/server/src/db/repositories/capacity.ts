@@ -164,7 +164,7 @@ export async function releaseExpiredBatch(db: DbOrTx, before: Date, batch: numbe
   return r.rowCount ?? 0;
 }
 
-/** The database's clock (its transaction-independent time), with the local time it was read at. */
+/** The database server's clock now (clock_timestamp(): the time of the call, not of the transaction). */
 export async function databaseNow(db: DbOrTx): Promise<Date> {
   const r = await db.execute<{ now: Date }>(sql`select clock_timestamp() as now`);
   return new Date(r.rows[0]!.now);
