@@ -28,7 +28,7 @@ export interface StoredState {
   insidePeople: number;
   lastEntryAt: Date | null;
   lastScanAt: Date;
-  /** entry_states.version: a scan stores its decision only over this version (migration 0026). */
+  /** entry_states.version: a scan stores its decision only over this version (src/db/sql/entry_scan_store.sql). */
   version: number;
 }
 
