@@ -38,7 +38,7 @@ export async function resolveClaims(db: DbOrTx, ctx: Ctx, claims: Claim[]): Prom
 }
 
 /** Claims resolved demands for their holders (same order), all or nothing. */
-export async function claimResolved(
+async function claimResolved(
   tx: Tx,
   ctx: Ctx,
   resolved: ResolvedClaim[],
