@@ -68,7 +68,7 @@ const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid
 const cpuMs = () => Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const ways = {
   set: 'select entry_scan_store_batch($1::jsonb) as r',
-  // What scanBatches.ts sends for a batch of 2-4 (migration 0029): entry_scan_store per scan.
+  // What db/repositories/entryScan.ts sends for a batch of 2-4 (migration 0029): entry_scan_store per scan.
   'one by one': 'select entry_scan_store_each($1::jsonb) as r',
 } as const;
 const spent: Record<keyof typeof ways, { cpu: number; wall: number; scans: number }> = { set: { cpu: 0, wall: 0, scans: 0 }, 'one by one': { cpu: 0, wall: 0, scans: 0 } };

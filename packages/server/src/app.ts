@@ -10,7 +10,8 @@ import type { TokenSource } from './cache/tokens.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { databaseTimeouts } from './db/timeouts.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
+import { databaseClock } from './domain/capacity/databaseClock.ts';
+import type { Clock } from './domain/clock.ts';
 import type { Ctx } from './domain/context.ts';
 import { resolveToken } from './domain/accounts/resolveToken.ts';
 import { hashToken } from './domain/accounts/tokens.ts';
@@ -88,7 +89,8 @@ function cachedTokens(caches: Caches): { resolve: typeof resolveToken } {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
-  const clock = opts.clock ?? systemClock;
+  // Every node follows the database's clock (hold expiry is decided on several nodes).
+  const clock = opts.clock ?? (await databaseClock(database.db));
   const instanceId = await loadInstanceId(database);
   const lazy = opts.lazySchemas ? makeLazySchemas() : undefined;
 

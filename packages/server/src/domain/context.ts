@@ -19,8 +19,9 @@ export interface Ctx {
   /**
    * Test-only switches (never set from the environment in production code paths).
    * disableEntryLocks: scans store without their compare-and-set (the entry race's control run).
+   * disableHoldLimitLock: hold limits are checked without the account's lock (its control run).
    */
-  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean };
+  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean };
 }
 
 export interface MasterDataMemo {

@@ -14,7 +14,7 @@ import type { Database } from '../db/client.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import { systemCtx, type Ctx } from '../domain/context.ts';
 import { generateDocument, type Renderers } from '../domain/documents/generateDocument.ts';
-import { sweepExpiredAllocations } from '../domain/capacity/index.ts';
+import { sweepExpiredAllocations } from '../domain/capacity/sweepExpired.ts';
 import { purgeExpiredDocuments } from '../domain/documents/purgeDocuments.ts';
 import { purgeIdempotencyKeys } from '../domain/idempotency/purgeIdempotencyKeys.ts';
 import { scanDocument } from '../domain/documents/scanDocument.ts';

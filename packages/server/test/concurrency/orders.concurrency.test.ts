@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
-import { batchStats } from '../../src/domain/orders/orderBatches.ts';
+import { batchStats } from '../../src/db/repositories/ordersBatch.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 
 const CAPACITY = 60;

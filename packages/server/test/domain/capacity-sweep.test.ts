@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import pg from 'pg';
-import { sweepExpiredAllocations } from '../../src/domain/capacity/index.ts';
+import { sweepExpiredAllocations } from '../../src/domain/capacity/sweepExpired.ts';
 import { systemCtx } from '../../src/domain/context.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import { testApp } from '../helpers/app.ts';

@@ -2,7 +2,11 @@
 // DST days, event dates, tours, release/confirm — against a real database.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { claimCapacity, confirmCapacity, eventDateSeatsBooked, releaseCapacity, type Claim, type Holder } from '../../src/domain/capacity/index.ts';
+import { claimCapacity } from '../../src/domain/capacity/claimCapacity.ts';
+import { confirmCapacity } from '../../src/domain/capacity/confirmCapacity.ts';
+import { eventDateSeatsBooked } from '../../src/domain/capacity/eventDateSeatsBooked.ts';
+import { releaseCapacity } from '../../src/domain/capacity/releaseCapacity.ts';
+import type { Claim, Holder } from '../../src/domain/capacity/types.ts';
 import { systemCtx } from '../../src/domain/context.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { zonedInstant } from '../../src/domain/time.ts';

@@ -1,4 +1,4 @@
-// Group commit of new orders (ADR 0010, src/domain/orders/orderBatches.ts): orders that queue
+// Group commit of new orders (ADR 0010, src/db/repositories/ordersBatch.ts): orders that queue
 // while a batch is being written go out together in one transaction, and each still ends as it
 // would have alone. One lane here, so every burst of parallel orders really is batched; each test
 // also checks that it was.
@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { quotaLockKey } from '../../src/domain/capacity/locks.ts';
-import { batchStats, OrderBatches } from '../../src/domain/orders/orderBatches.ts';
+import { batchStats, OrderBatches } from '../../src/db/repositories/ordersBatch.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';

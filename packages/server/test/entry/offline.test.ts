@@ -32,6 +32,25 @@ describe('offline scanning', () => {
     assert.equal(list.body.meta.total_count, 2);
   });
 
+  test('a device_scan_id repeated with another barcode is refused with 422 and stores nothing', async () => {
+    const { codes } = await x.buySlot(2, 600);
+    x.t.clock.set(x.at(600));
+    const first = await x.scan(x.gateA, { barcode: codes[0]!, device_scan_id: 'A1-reused' });
+    assert.deepEqual([first.status, first.body.scan.result], [201, 'valid']);
+    // The device reuses the id for the second ticket: it must not be told the first one's verdict.
+    const reused = await x.scan(x.gateA, { barcode: codes[1]!, device_scan_id: 'A1-reused' });
+    assert.equal(reused.status, 422, JSON.stringify(reused.body));
+    assert.equal(reused.body.code, 'VALIDATION_FAILED');
+    assert.match(reused.body.error, /device_scan_id was already used for another barcode/);
+    assert.equal((await get(x.user, `/api/v4/scans?barcode=${codes[1]}`)).body.meta.total_count, 0, 'nothing stored');
+    // A malformed code is a barcode too: the id stays bound to the first one.
+    assert.equal((await x.scan(x.gateA, { barcode: 'not-a-code', device_scan_id: 'A1-reused' })).status, 422);
+    // The same barcode with the same id is still a replay, and the second ticket scans normally.
+    assert.equal((await x.scan(x.gateA, { barcode: codes[0]!, device_scan_id: 'A1-reused' })).status, 200);
+    const fresh = await x.scan(x.gateA, { barcode: codes[1]!, device_scan_id: 'A1-fresh' });
+    assert.deepEqual([fresh.status, fresh.body.scan.result], [201, 'valid']);
+  });
+
   test('an earlier scan arriving later takes the entry; the other becomes already_used', async () => {
     const { codes } = await x.buySlot(1, 630);
     x.t.clock.set(x.at(640));
@@ -64,6 +83,7 @@ describe('offline scanning', () => {
 describe('manifest, history and occupancy', () => {
   test('the manifest lists the day\'s barcodes with their window, and answers 304 while unchanged', async () => {
     const { codes } = await x.buySlot(2, 900);
+    x.t.clock.set(x.at(480));
     const url = `/api/v4/scans/manifest?museum_id=${x.museumA}&date=${x.day}`;
     const m = await get(x.gateA, url);
     assert.equal(m.status, 200);
@@ -82,6 +102,21 @@ describe('manifest, history and occupancy', () => {
     // Another museum's gate may not read it; a museum outside the scope is a 404.
     assert.equal((await get(x.gateB, url)).status, 404);
     assert.equal((await get(x.gateA, `/api/v4/scans/manifest?museum_id=${x.museumA}&date=2026-13-40`)).status, 422);
+  });
+
+  test('the manifest is served for today and tomorrow only; another date is a 422', async () => {
+    x.t.clock.set(x.at(480));
+    const manifest = (offset: number) => get(x.gateA, `/api/v4/scans/manifest?museum_id=${x.museumA}&date=${x.at(600, offset).toISOString().slice(0, 10)}`);
+    assert.equal((await manifest(0)).status, 200);
+    assert.equal((await manifest(1)).status, 200, 'tomorrow: loaded the evening before');
+    for (const offset of [2, 30, -1]) {
+      const r = await manifest(offset);
+      assert.equal(r.status, 422, `${offset} days: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.code, 'VALIDATION_FAILED');
+      assert.match(r.body.error, /today and tomorrow/);
+    }
+    // Without a date: today.
+    assert.equal((await get(x.gateA, `/api/v4/scans/manifest?museum_id=${x.museumA}`)).body.manifest.date, x.day);
   });
 
   test('occupancy counts people inside, entries and exits of today by hour', async () => {

@@ -4,7 +4,6 @@
 // must see more than one valid scan, which shows the test catches the race the check prevents (a
 // read-then-write of the barcode's state).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -12,10 +11,10 @@ import { barcodes, orderItems, orders } from '../../src/db/schema/index.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { issueBarcodes } from '../../src/domain/orders/barcodes.ts';
-import { cliEnv, serverRoot } from '../cli/cli.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
 import { bearer, startNode, type Node } from '../multinode/nodes.ts';
+import { startTestNode } from '../multinode/test-node.ts';
 
 const db = await freshDatabase();
 const nodes: Node[] = [];
@@ -42,40 +41,7 @@ async function freshBarcode(): Promise<string> {
 }
 
 /** The race-node.ts process (same app, lock switch as a test option), as startNode does for serve. */
-function startRaceNode(unlocked: boolean): Promise<Node> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/entry/race-node.ts'], {
-    cwd: serverRoot,
-    env: cliEnv({ DATABASE_URL: db.url, ENTRY_UNLOCKED: unlocked ? '1' : '0', ATRIUM_WORKER: '0' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (c) => r(c)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`race node did not start:\n${out}`)), 120_000);
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /ready in \d+ ms on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (!m) return;
-      clearTimeout(timer);
-      const base = m[1]!;
-      const answer = async (r: Response) => ({ status: r.status, headers: r.headers, body: await r.json().catch(() => null) });
-      resolve({
-        base, proc, output: () => out,
-        get: (path, headers = {}) => fetch(base + path, { headers }).then(answer),
-        send: (method, path, body, headers = {}) => fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(answer),
-        stop: async () => {
-          if (proc.exitCode === null) proc.kill('SIGTERM');
-          const t = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-          const code = await exited;
-          clearTimeout(t);
-          return code;
-        },
-      });
-    });
-    proc.once('exit', (code) => reject(new Error(`race node exited with ${code}:\n${out}`)));
-  });
-}
+const startRaceNode = (unlocked: boolean) => startTestNode({ DATABASE_URL: db.url, ENTRY_UNLOCKED: unlocked ? '1' : '0' });
 
 /** One scan through each node first, so neither is still compiling schemas during the rush. */
 async function warmUp(pair: Node[]) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { checkDigit } from '../../src/domain/orders/barcodes.ts';
-import { scanBatches } from '../../src/domain/entry/scanBatches.ts';
+import { scanBatches } from '../../src/db/repositories/entryScan.ts';
 import { entryFixture, type EntryFixture } from './support.ts';
 
 let x: EntryFixture;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { scanBatches } from '../../src/domain/entry/scanBatches.ts';
+import { scanBatches } from '../../src/db/repositories/entryScan.ts';
 import { newEventId } from '../../src/domain/events/record.ts';
 import { entryFixture, type EntryFixture } from './support.ts';
 

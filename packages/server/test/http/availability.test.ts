@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { reservations } from '../../src/db/schema/index.ts';
-import { claimCapacity } from '../../src/domain/capacity/index.ts';
+import { claimCapacity } from '../../src/domain/capacity/claimCapacity.ts';
 import { systemCtx } from '../../src/domain/context.ts';
 import * as f from '../helpers/factories.ts';
 import { testApp } from '../helpers/app.ts';

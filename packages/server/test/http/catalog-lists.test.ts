@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { claimCapacity } from '../../src/domain/capacity/index.ts';
+import { claimCapacity } from '../../src/domain/capacity/claimCapacity.ts';
 import { reservations } from '../../src/db/schema/index.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 import { anonymous } from '../../src/domain/principal.ts';

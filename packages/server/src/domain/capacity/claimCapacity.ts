@@ -1,16 +1,17 @@
 // The only way capacity is consumed. Two steps:
 //   1. resolveClaims: check every claim against the catalogue and turn it into the pools it draws
 //      on (validation errors before any lock; catalogue rows from the process memo);
-//   2. claimResolved: in ONE round trip (SQL function capacity_claim, migrations 0006, 0008 and
-//      0009) lock every affected pool in ascending key order (no deadlocks between writers),
-//      release the holds being converted, re-read what is used and insert the allocations — or
-//      insert nothing and name the demand that does not fit.
+//   2. claimResolved: in ONE round trip (SQL function capacity_claim,
+//      src/db/sql/capacity_claim.sql) lock every affected pool in ascending key order (no
+//      deadlocks between writers), release the holds being converted, re-read what is used and
+//      insert the allocations — or insert nothing and name the demand that does not fit.
 // Everything from reading what is used to inserting runs under the locks, so two writers can
 // never both see the last places as free. The function exists because the lock is held for
 // exactly its duration plus the commit: every round trip inside it was time a hot slot stood
-// still (bench/README.md, "Booking"; ADR 0009).
-import { sql } from 'drizzle-orm';
+// still (ADR 0009).
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { dbError } from '../../db/errors.ts';
+import { claimSlots } from '../../db/repositories/capacity.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { closed } from '../schedules/rule.ts';
@@ -37,7 +38,7 @@ export async function resolveClaims(db: DbOrTx, ctx: Ctx, claims: Claim[]): Prom
 }
 
 /** Claims resolved demands for their holders (same order), all or nothing. */
-export async function claimResolved(
+async function claimResolved(
   tx: Tx,
   ctx: Ctx,
   resolved: ResolvedClaim[],
@@ -46,34 +47,33 @@ export async function claimResolved(
 ): Promise<void> {
   const spec = claimSpec(ctx, resolved, null, opts.releaseReservationIds ?? []);
   if (spec.demands.length === 0 && spec.release.length === 0) return;
-  // Arrays go as one parameter each (sql.param): a bare array would become a list of parameters.
-  const col = <T>(f: (d: (typeof spec.demands)[number], h: (typeof holders)[number]) => T) =>
-    sql.param(spec.demands.map((d) => f(d, holders[d.item - 1]!)));
-  const result = await claimErrors(() =>
-    tx.execute<{ failed: number }>(sql`select capacity_claim(
-      ${sql.param(spec.keys)}::bigint[],
-      ${spec.lock_timeout}::text,
-      ${spec.now}::timestamptz,
-      ${sql.param(spec.release)}::bigint[],
-      ${col((d) => d.resource)}::text[],
-      ${col((d) => d.resource_id)}::integer[],
-      ${col((d) => d.slot_start)}::timestamptz[],
-      ${col((d) => d.slot_end)}::timestamptz[],
-      ${col((d) => d.quantity)}::integer[],
-      ${col((d) => d.capacity)}::integer[],
-      ${col((_, h) => ('reservationId' in h.holder ? h.holder.reservationId : null))}::bigint[],
-      ${col((_, h) => ('orderItemId' in h.holder ? h.holder.orderItemId : null))}::bigint[],
-      ${col((_, h) => h.expiresAt?.toISOString() ?? null)}::timestamptz[],
-      ${spec.race_window_ms}::integer
-    ) as failed`),
+  const col = <T>(f: (d: (typeof spec.demands)[number], h: (typeof holders)[number]) => T) => spec.demands.map((d) => f(d, holders[d.item - 1]!));
+  const fit = await claimErrors(() =>
+    claimSlots(tx, {
+      keys: spec.keys,
+      lockTimeout: spec.lock_timeout,
+      now: spec.now,
+      release: spec.release,
+      resource: col((d) => d.resource),
+      resourceId: col((d) => d.resource_id),
+      slotStart: col((d) => d.slot_start),
+      slotEnd: col((d) => d.slot_end),
+      quantity: col((d) => d.quantity),
+      capacity: col((d) => d.capacity),
+      reservationId: col((_, h) => ('reservationId' in h.holder ? h.holder.reservationId : null)),
+      orderItemId: col((_, h) => ('orderItemId' in h.holder ? h.holder.orderItemId : null)),
+      expiresAt: col((_, h) => h.expiresAt?.toISOString() ?? null),
+      raceWindowMs: spec.race_window_ms,
+    }),
   );
-  if (Number(result.rows[0]?.failed ?? 0) !== 0) throw soldOut();
+  if (!fit) throw soldOut();
 }
 
 /**
- * The claim as data for SQL functions that claim inside a larger write (order_place, migration
- * 0006): the same lock keys, timeout, demands and control-run switch as claimResolved. `item` is
- * the 1-based index of the holder (the order item) among that write's rows.
+ * The claim as data for SQL functions that claim inside a larger write (order_place,
+ * src/db/sql/order_place.sql; reservation_place, src/db/sql/reservation_place.sql): the same
+ * lock keys, timeout, demands and control-run switch as claimResolved. `item` is the 1-based
+ * index of the holder (the order item) among that write's rows.
  */
 export function claimSpec(ctx: Ctx, resolved: ResolvedClaim[], expiresAt: Date | null, releaseReservationIds: number[]) {
   const off = ctx.testing?.disableCapacityLocks === true;
@@ -98,17 +98,16 @@ export function claimSpec(ctx: Ctx, resolved: ResolvedClaim[], expiresAt: Date |
   };
 }
 
-/** Turns the SQL functions' refusal (SQLSTATE AT001) and lock timeouts into domain errors. */
+/** Turns the SQL functions' refusals (SOLD_OUT, CLOSED) and lock timeouts into domain errors. */
 export async function claimErrors<T>(work: () => Promise<T>): Promise<T> {
   return busyOnLockTimeout(async () => {
     try {
       return await work();
     } catch (err) {
-      for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-        if ((e as { code?: string }).code === 'AT001') throw soldOut();
-        // The schedule race guard (migration 0012): a closure committed after the rule was checked.
-        if ((e as { code?: string }).code === 'AT003') throw closed((e as { message?: string }).message ?? 'closed');
-      }
+      const e = dbError(err);
+      if (e?.kind === 'SOLD_OUT') throw soldOut();
+      // The schedule race guard: a closure committed after the rule was checked.
+      if (e?.kind === 'CLOSED') throw closed(e.message || 'closed');
       throw err;
     }
   });

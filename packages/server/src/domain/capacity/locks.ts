@@ -2,13 +2,20 @@
 // one bigint key (a stable hash), and a transaction takes all its keys in ascending order, so two
 // writers touching overlapping pools can never deadlock. The wait is bounded by lock_timeout; a
 // timeout becomes CAPACITY_BUSY (422 + Retry-After) instead of a hung request.
+//
+// The lock order of a write that holds capacity, from first to last:
+//   1. the reservations it changes or consumes (row locks, FOR UPDATE, in id order);
+//   2. its account's hold lock (accountHoldsLockKey, holdLimits.ts), one per transaction;
+//   3. the pools' locks, in ascending key order (here, or inside capacity_claim/order_place).
+// Every writer takes what it needs in this order, so none waits for a lock held by a writer that
+// waits for one of its own.
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { isDbError } from '../../db/errors.ts';
+import { lockKeys } from '../../db/repositories/capacity.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { localDateOf } from '../time.ts';
-import { sqlState } from '../../db/sqlstate.ts';
 
 export function lockKey(...parts: Array<string | number>): bigint {
   const digest = createHash('sha256').update(parts.join('\u0000')).digest();
@@ -18,6 +25,7 @@ export function lockKey(...parts: Array<string | number>): bigint {
 export const quotaLockKey = (quotaId: number, slotStart: Date) => lockKey('q', quotaId, slotStart.toISOString());
 export const dateLockKey = (dateId: number) => lockKey('d', dateId);
 export const tourLockKey = (tourId: number, localDate: string) => lockKey('t', tourId, localDate);
+export const accountHoldsLockKey = (accountId: number) => lockKey('account-holds', accountId);
 
 /** The lock of the pool an allocation row draws on; tours lock per local day (`zone`: the tour's). */
 export function allocationLockKey(r: { resource: string; resourceId: number; slotStart: Date }, zone = 'UTC'): bigint {
@@ -26,16 +34,12 @@ export function allocationLockKey(r: { resource: string; resourceId: number; slo
   return tourLockKey(r.resourceId, localDateOf(r.slotStart, zone));
 }
 
-function isLockTimeout(err: unknown): boolean {
-  return sqlState(err) === '55P03';
-}
-
 /** Runs `work`, turning a lock wait that ran out (55P03) into CAPACITY_BUSY (422 + Retry-After). */
 export async function busyOnLockTimeout<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isLockTimeout(err)) throw new DomainError('CAPACITY_BUSY', 'capacity is busy, please retry', { retryAfter: 1 });
+    if (isDbError(err, 'LOCK_NOT_AVAILABLE')) throw new DomainError('CAPACITY_BUSY', 'capacity is busy, please retry', { retryAfter: 1 });
     throw err;
   }
 }
@@ -47,12 +51,5 @@ export async function lockSlots(tx: Tx, ctx: Ctx, keys: bigint[]): Promise<void>
   if (ctx.testing?.disableCapacityLocks) return; // control runs only: shows what the locks prevent
   const sorted = sortedKeys(keys);
   if (sorted.length === 0) return;
-  // The timeout is set in the same round trip as the first lock: the time under lock is what
-  // bounds throughput on a hot slot. One statement per key keeps the acquisition order
-  // explicit (a single SELECT over a sorted set does not guarantee the order of its calls).
-  const timeout = `${Math.trunc(ctx.config.lockTimeoutMs)}ms`;
-  await busyOnLockTimeout(async () => {
-    await tx.execute(sql`SELECT set_config('lock_timeout', ${timeout}, true), pg_advisory_xact_lock(${sorted[0]!.toString()}::bigint)`);
-    for (const k of sorted.slice(1)) await tx.execute(sql`SELECT pg_advisory_xact_lock(${k.toString()}::bigint)`);
-  });
+  await busyOnLockTimeout(() => lockKeys(tx, sorted, `${Math.trunc(ctx.config.lockTimeoutMs)}ms`));
 }

@@ -1,8 +1,7 @@
 // Quota capacity on a date: a per-date override wins (null = closed), else the quota's own.
 // Shared by claims and availability reads.
-import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { quotaOverrides, quotaSlotOverrides, quotas, ticketQuotas } from '../../db/schema/index.ts';
+import { quotaLinksOf, quotaOverridesOn, quotaSlotOverridesBetween } from '../../db/repositories/capacityCatalog.ts';
 import { masterData, type Ctx } from '../context.ts';
 
 export interface QuotaOnDate {
@@ -37,19 +36,9 @@ export function ticketQuotasOnDates(
 async function readTicketQuotas(db: DbOrTx, ticketIds: number[], dates: string[]): Promise<Map<string, Map<number, QuotaOnDate[]>>> {
   const out = new Map<string, Map<number, QuotaOnDate[]>>(dates.map((d) => [d, new Map()]));
   if (ticketIds.length === 0 || dates.length === 0) return out;
-  const links = await db
-    .select({ ticketId: ticketQuotas.ticketId, quotaId: quotas.id, kind: quotas.kind, capacity: quotas.capacity })
-    .from(ticketQuotas)
-    .innerJoin(quotas, eq(quotas.id, ticketQuotas.quotaId))
-    .where(inArray(ticketQuotas.ticketId, ticketIds))
-    .orderBy(ticketQuotas.ticketId, quotas.id);
+  const links = await quotaLinksOf(db, ticketIds);
   const quotaIds = [...new Set(links.map((l) => l.quotaId))];
-  const overrides = quotaIds.length
-    ? await db
-        .select()
-        .from(quotaOverrides)
-        .where(and(inArray(quotaOverrides.quotaId, quotaIds), inArray(quotaOverrides.date, dates)))
-    : [];
+  const overrides = quotaIds.length ? await quotaOverridesOn(db, quotaIds, dates) : [];
   const byKey = new Map(overrides.map((o) => [`${o.quotaId}|${o.date}`, o.capacity]));
   const perSlot = await slotOverrides(db, quotaIds, dates);
   for (const date of dates) {
@@ -82,10 +71,7 @@ async function slotOverrides(db: DbOrTx, quotaIds: number[], dates: string[]): P
   const sorted = [...dates].sort();
   const from = new Date(Date.parse(`${sorted[0]}T00:00:00Z`) - 86_400_000);
   const to = new Date(Date.parse(`${sorted[sorted.length - 1]}T00:00:00Z`) + 2 * 86_400_000);
-  const rows = await db
-    .select()
-    .from(quotaSlotOverrides)
-    .where(and(inArray(quotaSlotOverrides.quotaId, quotaIds), gte(quotaSlotOverrides.slotStart, from), lt(quotaSlotOverrides.slotStart, to)));
+  const rows = await quotaSlotOverridesBetween(db, quotaIds, from, to);
   for (const r of rows) {
     const m = out.get(r.quotaId) ?? new Map<number, number>();
     m.set(r.slotStart.getTime(), r.capacity);

@@ -3,9 +3,8 @@
 // seasons, exceptions) or closed since it was placed (docs/adr/0013-sellability-rule.md,
 // "Changed"). The question is the one resolve.ts asks for a new claim (same Sale builders, same
 // rule); only the start comes from the stored item instead of the request.
-import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { orderItems } from '../../db/schema/index.ts';
+import { activeItemStarts } from '../../db/repositories/orders.ts';
 import type { Ctx } from '../context.ts';
 import { closedReason } from '../schedules/rule.ts';
 import { scheduleOf, type Schedule } from '../schedules/schedule.ts';
@@ -45,11 +44,7 @@ async function saleOfItem(ctx: Memo, db: DbOrTx, i: Item): Promise<Sale | null> 
  * as for any booking.
  */
 export async function placedItemsClosedReason(ctx: Memo, db: DbOrTx, orderId: number): Promise<string | null> {
-  const items = await db
-    .select({ ticketId: orderItems.ticketId, eventDateId: orderItems.eventDateId, tourId: orderItems.tourId, startAt: orderItems.startAt })
-    .from(orderItems)
-    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.status, 'active')))
-    .orderBy(asc(orderItems.id));
+  const items = await activeItemStarts(db, orderId);
   const schedules = new Map<number, Schedule | null>();
   for (const item of items) {
     const sale = await saleOfItem(ctx, db, item);

@@ -1,8 +1,7 @@
 // Releasing is idempotent: the guard `released_at IS NULL` makes a second release (a retried
 // DELETE, an expiry job racing a cancel) a no-op instead of freeing capacity twice.
-import { and, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { capacityAllocations as ca } from '../../db/schema/index.ts';
+import { countedAllocationsOf, releaseAllocations } from '../../db/repositories/capacity.ts';
 import type { Ctx } from '../context.ts';
 import { allocationLockKey, lockSlots } from './locks.ts';
 
@@ -11,20 +10,11 @@ export async function releaseCapacity(
   ctx: Ctx,
   by: { orderItemIds?: number[]; reservationIds?: number[] },
 ): Promise<number> {
-  const owners = [
-    by.orderItemIds?.length ? inArray(ca.orderItemId, by.orderItemIds) : undefined,
-    by.reservationIds?.length ? inArray(ca.reservationId, by.reservationIds) : undefined,
-  ].filter((c) => c !== undefined);
-  if (owners.length === 0) return 0;
-  const live = and(isNull(ca.releasedAt), or(...owners));
+  if (!by.orderItemIds?.length && !by.reservationIds?.length) return 0;
   // Releasing a permanent allocation changes its slot's running total (capacity_totals, ADR
   // 0011). Every change of a total happens under the slot's lock, so writers never queue on
   // totals rows in an order that could deadlock. Holds and pending orders are not in the totals.
-  const counted = await tx
-    .select({ resource: ca.resource, resourceId: ca.resourceId, slotStart: ca.slotStart })
-    .from(ca)
-    .where(and(live, isNull(ca.expiresAt), ne(ca.resource, 'tour')));
+  const counted = await countedAllocationsOf(tx, by);
   await lockSlots(tx, ctx, counted.map((r) => allocationLockKey(r)));
-  const rows = await tx.update(ca).set({ releasedAt: ctx.clock.now() }).where(live).returning({ id: ca.id });
-  return rows.length;
+  return releaseAllocations(tx, by, ctx.clock.now());
 }

@@ -1,4 +1,4 @@
-// The public vocabulary of the capacity module (see .tmp/capacity-contract.md).
+// The public vocabulary of the capacity module: what a booking claims and who holds it.
 
 /** What one order item or reservation consumes. */
 export type Claim =

@@ -1,33 +1,15 @@
-// THE definition of used capacity (docs/api-contract.md §5): a capacity_allocations row counts while it is not
-// released and either permanent (expires_at null) or not yet expired at `now`. Holds stop counting
-// the instant they expire, so no cleanup job is needed for correctness. Availability reads use
-// liveAt() below; claims run the same condition under the lock inside the SQL function
-// capacity_claim (migrations 0006, 0008, 0009; ADRs 0009, 0011), where the permanent part comes
-// from the running total in capacity_totals. A change here must be made there too.
-import { and, eq, gt, isNull, lt, or, type SQL } from 'drizzle-orm';
+// Used capacity for availability reads. The definition of "used" and its statements live in
+// db/repositories/capacityUsed.ts; claims apply the same rule under the lock inside
+// capacity_claim (src/db/sql/capacity_claim.sql).
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { capacityAllocations as ca } from '../../db/schema/index.ts';
+import { liveTourRuns, usedRows, type UsedRow } from '../../db/repositories/capacityUsed.ts';
 import { Coalescer } from './coalesce.ts';
 import type { Resource } from './types.ts';
 
-/** `now`: the instant, or a placeholder for it in a statement rendered once. */
-export function liveAt(now: Date | SQL): SQL {
-  return and(isNull(ca.releasedAt), or(isNull(ca.expiresAt), gt(ca.expiresAt, now)))!;
-}
-
 export const slotKey = (resourceId: number, slotStart: Date) => `${resourceId}|${slotStart.getTime()}`;
 
-// The hottest read of the service (every availability answer): a named prepared statement on
-// the pool (parsed and planned once per connection, no query building per call), coalesced per
-// process (coalesce.ts). The condition is liveAt() below, written out.
-const USED_SQL = `select resource_id, slot_start, sum(quantity)::int as used
-  from capacity_allocations
- where resource = $1 and resource_id = any($2::int[]) and slot_start >= $3 and slot_start < $4
-   and released_at is null and (expires_at is null or expires_at > $5)
-   and (reservation_id is null or not (reservation_id = any($6::bigint[])))
- group by resource_id, slot_start`;
-
-type UsedRow = { resource_id: number; slot_start: Date; used: number };
+// The hottest read of the service (every availability answer): a prepared statement on the pool,
+// coalesced per process (coalesce.ts).
 const coalescers = new WeakMap<object, Coalescer<UsedRow[]>>();
 
 /**
@@ -41,16 +23,12 @@ export async function usedCapacity(
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (q.resourceIds.length === 0) return out;
-  const pool = db.$client;
-  let runs = coalescers.get(pool);
-  if (!runs) coalescers.set(pool, (runs = new Coalescer()));
+  let runs = coalescers.get(db);
+  if (!runs) coalescers.set(db, (runs = new Coalescer()));
   const ids = [...q.resourceIds].sort((a, b) => a - b);
   const free = [...(q.freeReservationIds ?? [])].sort((a, b) => a - b);
   const key = `${q.resource}|${ids.join(',')}|${q.from.getTime()}|${q.to.getTime()}|${free.join(',')}`;
-  const rows = await runs.run(key, async () => {
-    const r = await pool.query<UsedRow>({ name: 'atrium_used_capacity', text: USED_SQL, values: [q.resource, ids, q.from, q.to, now, free] });
-    return r.rows;
-  });
+  const rows = await runs.run(key, () => usedRows(db, { resource: q.resource, resourceIds: ids, from: q.from, to: q.to, now, free }));
   for (const r of rows) out.set(slotKey(r.resource_id, r.slot_start), r.used);
   return out;
 }
@@ -63,10 +41,7 @@ export async function tourRuns(
   from: Date,
   to: Date,
 ): Promise<Array<{ start: Date; end: Date; quantity: number }>> {
-  const rows = await db
-    .select({ start: ca.slotStart, end: ca.slotEnd, quantity: ca.quantity })
-    .from(ca)
-    .where(and(eq(ca.resource, 'tour'), eq(ca.resourceId, tourId), lt(ca.slotStart, to), gt(ca.slotEnd, from), liveAt(now)));
+  const rows = await liveTourRuns(db, now, tourId, from, to);
   return rows.map((r) => ({ start: r.start, end: r.end ?? r.start, quantity: r.quantity }));
 }
 

@@ -3,7 +3,7 @@
 import { eventWithZone, insertEventDate, lockEventDate, updateEventDate } from '../../db/repositories/catalog/eventDates.ts';
 import { languageById } from '../../db/repositories/catalog/records.ts';
 import { transaction } from '../../db/transaction.ts';
-import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { eventDateSeatsBooked } from '../capacity/eventDateSeatsBooked.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';

@@ -1,5 +1,5 @@
 import { languageById } from '../../db/repositories/catalog/records.ts';
-import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { eventDateSeatsBooked } from '../capacity/eventDateSeatsBooked.ts';
 import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { resolveLocale } from './internal.ts';

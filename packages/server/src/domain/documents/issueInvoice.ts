@@ -5,7 +5,7 @@
 //   3. insert the invoices row (number, content) and the e_invoice document (flagged for render).
 // The number is used only if all of it commits; a rollback returns it with the counter's own
 // update. So the sequence is gapless and unique across processes and nodes, and the hot order
-// path (group commit, domain/orders/orderBatches.ts) never touches the counter: only these jobs
+// path (group commit, db/repositories/ordersBatch.ts) never touches the counter: only these jobs
 // serialise on it, for the few statements between the upsert and the commit. Everything that
 // is slow (loading the order, formatting) happens before the transaction.
 import { and, eq, sql } from 'drizzle-orm';

@@ -2,8 +2,7 @@
 // zones; Atrium has none, so this is the calling account (id, name) with what a scanner or the
 // /scan page needs: the museums it may admit to, the door's display language, the default entry
 // window and how far a device clock may run ahead (docs/adr/0017-entry-control.md).
-import { asc, inArray } from 'drizzle-orm';
-import { museums } from '../../db/schema/index.ts';
+import { museumsForDoor } from '../../db/repositories/entry.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { doorLocale, titleIn } from './internal.ts';
@@ -13,9 +12,8 @@ export async function getEntryConfig(ctx: Ctx) {
   const p = ctx.principal;
   if (p.kind !== 'account') throw invalid('the entry config needs a token');
   const locale = doorLocale(ctx.config);
-  const q = ctx.db.select({ id: museums.id, title: museums.title, zone: museums.timeZone }).from(museums);
   // An empty scope is every museum of the instance (staff tokens without a museum list).
-  const rows = await (p.museumIds.length > 0 ? q.where(inArray(museums.id, p.museumIds)) : q).orderBy(asc(museums.id));
+  const rows = await museumsForDoor(ctx.db, p.museumIds.length > 0 ? p.museumIds : null);
   return {
     id: p.accountId,
     name: p.accountName,

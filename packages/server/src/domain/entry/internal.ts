@@ -1,8 +1,7 @@
 // Shared lookups of the entry area: a barcode with everything its rules need and its entry state,
 // the scan view the API answers with, and the museum's display language.
-import type pg from 'pg';
-import { Batcher } from '../../db/batcher.ts';
 import type { Db } from '../../db/client.ts';
+import { readScanTargetRow } from '../../db/repositories/entryScan.ts';
 import type { Config } from '../../config.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
 import { DEFAULT_EARLY_MINUTES, DEFAULT_ENTRIES_ALLOWED, type AdmissionItem, type Direction, type EntryRule, type ScanResult } from './rules.ts';
@@ -29,7 +28,7 @@ export interface StoredState {
   insidePeople: number;
   lastEntryAt: Date | null;
   lastScanAt: Date;
-  /** entry_states.version: a scan stores its decision only over this version (migration 0026). */
+  /** entry_states.version: a scan stores its decision only over this version (src/db/sql/entry_scan_store.sql). */
   version: number;
 }
 
@@ -41,37 +40,14 @@ export interface ScanTarget {
   seenScanId: number | null;
 }
 
-// One statement (entry_scan_targets: a SQL function inlined into this prepared statement, whose
-// shape makes the plan cache keep one generic plan per connection rather than plan every call;
-// migration 0029, docs/adr/0031-scan-read-inlined.md): barcodes with their order, item, product,
-// rule and entry state, and the scan a device_scan_id already names. Reads arriving together
-// share it (db/batcher.ts): the inputs are arrays, one answer row per input, also for an unknown
-// barcode. Nothing is locked: the scan stores its decision only over the state read here
-// (docs/adr/0027-scans-without-a-held-lock.md).
-const TARGET_SQL = 'select * from entry_scan_targets($1::text[], $2::int[], $3::text[])';
-
-type TargetQuery = { code: string | null; accountId: number | null; deviceScanId: string | null };
-type Row = Record<string, any>;
-const readers = new WeakMap<pg.Pool, Batcher<TargetQuery, Row>>();
-
-function reader(pool: pg.Pool): Batcher<TargetQuery, Row> {
-  let b = readers.get(pool);
-  if (!b) {
-    b = new Batcher<TargetQuery, Row>({ lanes: 4, maxBatch: 64, lingerMs: 1, lingerBelow: 8 }, async (qs) => {
-      const res = await pool.query<Row>({ name: 'atrium_scan_targets', text: TARGET_SQL, values: [qs.map((q) => q.code), qs.map((q) => q.accountId), qs.map((q) => q.deviceScanId)] });
-      return res.rows.map((ok) => ({ ok }));
-    });
-    readers.set(pool, b);
-  }
-  return b;
-}
-
 /**
  * Reads a barcode (`code`, already normalised; null: not a barcode at all) with everything its
  * rules need and its entry state, and the scan `deviceScanId` already names for this account.
+ * One statement, shared by reads arriving together, that locks nothing: the scan stores its
+ * decision only over the state read here (docs/adr/0027-scans-without-a-held-lock.md).
  */
 export async function readScanTarget(db: Db, code: string | null, device: { accountId: number; deviceScanId: string | null } | null = null): Promise<ScanTarget> {
-  const r = await reader(db.$client).submit({ code, accountId: device?.accountId ?? null, deviceScanId: device?.deviceScanId ?? null });
+  const r = await readScanTargetRow(db, { code, accountId: device?.accountId ?? null, deviceScanId: device?.deviceScanId ?? null });
   const seenScanId = r.seen_scan_id === null ? null : Number(r.seen_scan_id);
   if (r.barcode_id === null) return { facts: null, state: null, seenScanId };
   const type = r.type as AdmissionItem['type'];

@@ -4,6 +4,7 @@
 // device), and storeScan.ts writes it in one statement over the state version read, so scans of
 // one barcode on every node are decided one after the other without a lock held between round
 // trips (docs/adr/0027-scans-without-a-held-lock.md).
+import { scanBarcodeOf } from '../../db/repositories/entry.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { normaliseBarcode } from '../orders/barcodes.ts';
@@ -87,11 +88,27 @@ export interface ScanOutcome {
   stored?: StoredScan;
 }
 
+/**
+ * A device_scan_id already stored: the stored scan's answer when it is the same barcode (a retry),
+ * else a refusal. A device that reuses an id for another barcode (a reset counter, a bug) would
+ * otherwise be told the first barcode's verdict, e.g. admit a ticket that was never checked.
+ * Nothing is stored: the id is the device's, and which of the two scans it means is unknown.
+ */
+async function replayOf(ctx: Ctx, scanId: number, barcode: string): Promise<ScanOutcome> {
+  const stored = await scanBarcodeOf(ctx.db, scanId);
+  if (stored !== barcode) {
+    throw invalid('device_scan_id was already used for another barcode', [
+      'device_scan_id must be new for every scan; repeat it only to retry the same scan',
+    ]);
+  }
+  return { scanId, replayed: true };
+}
+
 /** One read-decide-store round; null when the barcode's state moved on in between. */
 async function scanOnce(ctx: Ctx, a: Attempt): Promise<ScanOutcome | null> {
   const { accountId, raw, code, direction, scannedAt, deviceScanId, input } = a;
   const target = await readScanTarget(ctx.db, code, { accountId, deviceScanId });
-  if (target.seenScanId !== null) return { scanId: target.seenScanId, replayed: true };
+  if (target.seenScanId !== null) return replayOf(ctx, target.seenScanId, code ?? raw);
   const facts = target.facts;
   // An online scan happens when its barcode is read: scans of one barcode are decided in the
   // order their state versions are stored (docs/adr/0027-scans-without-a-held-lock.md).
@@ -110,7 +127,7 @@ async function scanOnce(ctx: Ctx, a: Attempt): Promise<ScanOutcome | null> {
     // The same device_scan_id posted twice at once: the loser answers with the winner's scan.
     if (!(e instanceof DeviceScanTaken)) throw e;
     const again = await readScanTarget(ctx.db, null, { accountId, deviceScanId });
-    return { scanId: again.seenScanId!, replayed: true };
+    return replayOf(ctx, again.seenScanId!, code ?? raw);
   }
 }
 

@@ -1,7 +1,6 @@
 // Which museum an entry read is about, checked against the caller's scope: a museum outside it is
 // answered like a missing one (404, docs/api-contract.md §2).
-import { eq } from 'drizzle-orm';
-import { museums } from '../../db/schema/index.ts';
+import { findMuseumZone } from '../../db/repositories/entry.ts';
 import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -9,7 +8,7 @@ import { isValidDate, localDateOf } from '../time.ts';
 
 export async function museumInScope(ctx: Ctx, museumId: number): Promise<{ id: number; zone: string }> {
   if (!inMuseumScope(ctx.principal, museumId)) throw notFound('museum');
-  const [m] = await ctx.db.select({ id: museums.id, zone: museums.timeZone }).from(museums).where(eq(museums.id, museumId));
+  const m = await findMuseumZone(ctx.db, museumId);
   if (!m) throw notFound('museum');
   return m;
 }

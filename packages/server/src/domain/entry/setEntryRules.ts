@@ -1,7 +1,6 @@
 // PUT /tickets/:id/entry_rules: how often a ticket admits, whether it admits again after an exit,
 // and how early its door opens. Read at scan time, so a change applies to tickets already sold.
-import { eq } from 'drizzle-orm';
-import { entryRules, tickets } from '../../db/schema/index.ts';
+import { findTicketMuseum, upsertEntryRules } from '../../db/repositories/entry.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
@@ -15,7 +14,7 @@ export interface EntryRulesInput {
 }
 
 export async function setEntryRules(ctx: Ctx, ticketId: number, input: EntryRulesInput) {
-  const [ticket] = await ctx.db.select({ id: tickets.id, museumId: tickets.museumId }).from(tickets).where(eq(tickets.id, ticketId));
+  const ticket = await findTicketMuseum(ctx.db, ticketId);
   if (!ticket || !inMuseumScope(ctx.principal, ticket.museumId)) throw notFound('ticket');
   const values = {
     entriesAllowed: input.entries_allowed ?? DEFAULT_ENTRIES_ALLOWED,
@@ -23,7 +22,7 @@ export async function setEntryRules(ctx: Ctx, ticketId: number, input: EntryRule
     earlyMinutes: input.early_minutes ?? null,
     updatedAt: ctx.clock.now(),
   };
-  await ctx.db.insert(entryRules).values({ ticketId, ...values }).onConflictDoUpdate({ target: entryRules.ticketId, set: values });
+  await upsertEntryRules(ctx.db, ticketId, values);
   return {
     ticket_id: ticketId,
     entries_allowed: values.entriesAllowed,

@@ -1,19 +1,18 @@
 // Decides a scan that passed input validation against the barcode's state as read, and stores it
-// with entry_scan_store() (migration 0026; batched with concurrent scans, scanBatches.ts): the
-// scan, the barcode's new state, revised verdicts and the scan.created event, or nothing. The
-// state is written only over the state that was read (docs/adr/0027-scans-without-a-held-lock.md);
-// when another scan of the barcode got in between, nothing is written and the caller reads and
-// decides again. A scan not older than the barcode's last one continues from the stored state; an
+// with entry_scan_store() (src/db/sql/entry_scan_store.sql; batched with concurrent scans,
+// db/repositories/entryScan.ts): the scan, the barcode's new state, revised verdicts and the
+// scan.created event, or nothing. The state is written only over the state that was read
+// (docs/adr/0027-scans-without-a-held-lock.md); when another scan of the barcode got in between,
+// nothing is written and the caller reads and decides again. A scan not older than the barcode's last one continues from the stored state; an
 // older one (posted late from an offline device) replays the barcode's scans so the earliest wins.
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { scans } from '../../db/schema/index.ts';
+import { admittingScansOf } from '../../db/repositories/entry.ts';
+import { storeScanPayload } from '../../db/repositories/entryScan.ts';
 import type { Ctx } from '../context.ts';
 import { newEventId } from '../events/record.ts';
 import { doorLocale, titleIn, type BarcodeFacts, type ScanView, type StoredState } from './internal.ts';
 import { scanJson, type ScanJson } from './json.ts';
 import { scanMessage } from './messages.ts';
-import { scanBatches } from './scanBatches.ts';
 import { replay, type BarcodeState, type Direction, type ScanResult } from './rules.ts';
 import type { ScanInput } from './scanBarcode.ts';
 
@@ -71,10 +70,7 @@ async function decide(db: Db, s: Stored): Promise<Decision> {
     // An offline scan older than scans already stored: the barcode's scans are replayed in the
     // order they happened, so the earliest wins, and verdicts that change are revised. A scan
     // stored after the state was read changed its version, so this decision is then not stored.
-    const prior = await db
-      .select({ id: scans.id, direction: scans.direction, scannedAt: scans.scannedAt, peopleCount: scans.peopleCount, result: scans.result })
-      .from(scans)
-      .where(and(eq(scans.barcodeId, f.barcodeId), inArray(scans.result, ['valid', 'already_used'])));
+    const prior = await admittingScansOf(db, f.barcodeId);
     const all = replay([...prior.map((p) => ({ ...p, direction: p.direction as Direction })), next], f.rule);
     out.result = all.results.get(NEW_SCAN)!;
     out.revise = prior.filter((p) => all.results.get(p.id) !== p.result).map((p) => ({ id: p.id, result: all.results.get(p.id)! }));
@@ -135,7 +131,7 @@ export async function storeScan(db: Db, ctx: Ctx, s: Stored): Promise<StoredScan
       created_at: s.now,
     },
   };
-  const id = await scanBatches(db.$client).submit(JSON.stringify(payload));
+  const id = await storeScanPayload(db, JSON.stringify(payload));
   if (id === -1) throw new DeviceScanTaken();
   return id === 0 ? null : { view: { ...view, id }, json: { ...json, id } };
 }

@@ -8,7 +8,8 @@ import type { Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { findCustomer, type CustomerRow } from '../customers/internal.ts';
 import { metaColumns, visibleDocuments } from '../documents/internal.ts';
-import { visibleOrders } from '../orders/internal.ts';
+import { visibleOrdersWhere } from '../../db/repositories/orders.ts';
+import { orderScope } from '../orders/internal.ts';
 import type { AccountPrincipal, Principal } from '../principal.ts';
 import { visibleRequests } from '../requests/internal.ts';
 
@@ -48,7 +49,7 @@ export interface PersonRecords {
 export async function personRecords(db: DbOrTx, customerId: number, p: AccountPrincipal, all = false): Promise<PersonRecords> {
   const reader = personReader(p);
   const within = (cond: SQL, scope: SQL) => (all ? cond : and(cond, scope)!);
-  const os = await db.select().from(orders).where(within(eq(orders.customerId, customerId), visibleOrders(reader))).orderBy(asc(orders.id));
+  const os = await db.select().from(orders).where(within(eq(orders.customerId, customerId), visibleOrdersWhere(orderScope(reader)))).orderBy(asc(orders.id));
   const rs = await db.select().from(requests).where(within(eq(requests.customerId, customerId), visibleRequests(reader))).orderBy(asc(requests.id));
   const orderIds = os.map((o) => o.id);
   const requestIds = rs.map((r) => r.id);

@@ -2,8 +2,7 @@
 // One INSERT ... ON CONFLICT decides the race between any number of processes (all state is in
 // PostgreSQL): exactly one request wins the claim; the others find the row and get 409 while it
 // is in flight, the stored answer once it is done, or 422 when they send a different request.
-import { and, eq, sql } from 'drizzle-orm';
-import { idempotencyKeys } from '../../db/schema/index.ts';
+import { claimKey, findKey } from '../../db/repositories/idempotency.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { checkKey, IN_FLIGHT_LEASE_MS, KEY_TTL_MS, owner, requestHash, type Claim } from './internal.ts';
@@ -19,37 +18,17 @@ export async function claimIdempotencyKey(
   const p = owner(ctx.principal);
   const key = checkKey(input.key);
   const hash = requestHash(input.method, input.path, input.body);
-  const k = idempotencyKeys;
 
   // A row that vanishes between the two statements (its request failed and released it) means
   // the key is free again: try once more.
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = ctx.clock.now();
-    const lease = new Date(now.getTime() - IN_FLIGHT_LEASE_MS);
-    const won = await ctx.db
-      .insert(k)
-      .values({ accountId: p.accountId, key, requestHash: hash, state: 'in_flight', createdAt: now, expiresAt: new Date(now.getTime() + KEY_TTL_MS) })
-      .onConflictDoUpdate({
-        target: [k.accountId, k.key],
-        set: {
-          requestHash: hash,
-          state: 'in_flight',
-          statusCode: null,
-          responseBody: null,
-          responseHeaders: null,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + KEY_TTL_MS),
-        },
-        // Expired rows count as absent; an abandoned claim of the same request may be taken over.
-        setWhere: sql`${k.expiresAt} <= ${now} or (${k.state} = 'in_flight' and ${k.createdAt} <= ${lease} and ${k.requestHash} = ${hash})`,
-      })
-      .returning({ key: k.key });
-    if (won.length > 0) return { kind: 'claimed', claim: { accountId: p.accountId, key, requestHash: hash, claimedAt: now } };
-
-    const [row] = await ctx.db
-      .select()
-      .from(k)
-      .where(and(eq(k.accountId, p.accountId), eq(k.key, key)));
+    const claim = { accountId: p.accountId, key, requestHash: hash, claimedAt: now };
+    // Expired rows count as absent; an abandoned claim of the same request may be taken over.
+    if (await claimKey(ctx.db, claim, new Date(now.getTime() + KEY_TTL_MS), new Date(now.getTime() - IN_FLIGHT_LEASE_MS))) {
+      return { kind: 'claimed', claim };
+    }
+    const row = await findKey(ctx.db, p.accountId, key);
     if (!row) continue;
     if (row.requestHash !== hash) {
       throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request');

@@ -1,6 +1,7 @@
 // Shared pieces of the Idempotency-Key mechanism (docs/api-contract.md §7): key syntax, request fingerprint,
 // which answers are worth keeping.
 import { createHash } from 'node:crypto';
+import type { ClaimedKey } from '../../db/repositories/idempotency.ts';
 import type { AccountPrincipal, Principal } from '../principal.ts';
 import { DomainError } from '../errors.ts';
 
@@ -47,7 +48,7 @@ export function requestHash(method: string, path: string, body: unknown): string
 /**
  * Success and client errors are final and replayed. Server errors, 409 (in flight elsewhere), 429
  * (rate limited) and any answer carrying Retry-After (a transient 422 such as CAPACITY_BUSY, which
- * spec 7.3 says to retry once) are not: the key is released so that the retry really runs again.
+ * docs/errors.md says to retry once) are not: the key is released so that the retry really runs again.
  */
 export function isFinal(status: number, headers: Record<string, string>): boolean {
   if (status === 409 || status === 429 || headers['retry-after'] !== undefined) return false;
@@ -55,9 +56,4 @@ export function isFinal(status: number, headers: Record<string, string>): boolea
 }
 
 /** A won claim; completing it only touches the row this claim wrote. */
-export interface Claim {
-  accountId: number;
-  key: string;
-  requestHash: string;
-  claimedAt: Date;
-}
+export type Claim = ClaimedKey;

@@ -5,9 +5,8 @@
 // make collisions rare; the unique index on barcodes.code makes them impossible, and the insert
 // retries colliding codes with fresh random digits.
 import { randomInt } from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { barcodes } from '../../db/schema/index.ts';
+import { insertBarcodes, voidBarcodesOfItems } from '../../db/repositories/orders.ts';
 
 export function checkDigit(digits: string): number {
   let sum = 0;
@@ -38,12 +37,7 @@ export async function issueBarcodes(tx: Tx, now: Date, wanted: Array<{ orderItem
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 10) throw new Error('could not draw unique barcodes');
     const rows = pending.map((orderItemId) => ({ orderItemId, code: newBarcode(), status: 'valid', createdAt: now }));
-    const inserted = await tx
-      .insert(barcodes)
-      .values(rows)
-      .onConflictDoNothing({ target: barcodes.code })
-      .returning({ code: barcodes.code });
-    const ok = new Set(inserted.map((r) => r.code));
+    const ok = new Set(await insertBarcodes(tx, rows));
     // Codes drawn twice within one batch insert only once; they are retried like collisions.
     const seen = new Set<string>();
     pending = rows
@@ -59,8 +53,5 @@ export async function issueBarcodes(tx: Tx, now: Date, wanted: Array<{ orderItem
 /** Voids the barcodes of cancelled items. */
 export async function voidBarcodes(tx: Tx, orderItemIds: number[]) {
   if (orderItemIds.length === 0) return;
-  await tx
-    .update(barcodes)
-    .set({ status: 'void' })
-    .where(sql`${inArray(barcodes.orderItemId, orderItemIds)} and ${barcodes.status} = 'valid'`);
+  await voidBarcodesOfItems(tx, orderItemIds);
 }

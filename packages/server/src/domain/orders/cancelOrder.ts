@@ -3,9 +3,9 @@
 // a guarded UPDATE (released_at IS NULL) in the capacity module, so cancelling twice releases
 // nothing the second time. The order becomes cancelled when no active item is left; its total
 // is the sum of the items still active.
-import { and, eq, inArray } from 'drizzle-orm';
-import { orderItems, orders } from '../../db/schema/index.ts';
-import { releaseCapacity } from '../capacity/index.ts';
+import { cancelItems, itemsOfOrder, updateOrderRow } from '../../db/repositories/orders.ts';
+import { transaction } from '../../db/transaction.ts';
+import { releaseCapacity } from '../capacity/releaseCapacity.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';
@@ -16,16 +16,13 @@ import { findOrder, orderEventScope, reload, statusAt, type OrderView } from './
 
 export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids?: number[] }): Promise<OrderView> {
   // The answer is read before the commit, from the transaction that made it.
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken, true);
     const now = ctx.clock.now();
     const status = statusAt(order, now);
     if (status === 'cancelled') return reload(tx, ctx, order.id);
     if (status === 'expired') throw orderExpired();
-    const items = await tx
-      .select({ id: orderItems.id, status: orderItems.status, priceCents: orderItems.priceCents })
-      .from(orderItems)
-      .where(eq(orderItems.orderId, order.id));
+    const items = await itemsOfOrder(tx, order.id);
     const named = input.item_ids ?? [];
     const unknown = named.filter((n) => !items.some((i) => i.id === n));
     if (unknown.length) {
@@ -38,20 +35,14 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
       .map((i) => i.id);
     if (targets.length === 0) return reload(tx, ctx, order.id);
     await releaseCapacity(tx, ctx, { orderItemIds: targets });
-    await tx
-      .update(orderItems)
-      .set({ status: 'cancelled', cancelledAt: now })
-      .where(and(inArray(orderItems.id, targets), eq(orderItems.status, 'active')));
+    await cancelItems(tx, targets, now);
     await voidBarcodes(tx, targets);
     const left = items.filter((i) => i.status === 'active' && !targets.includes(i.id));
-    await tx
-      .update(orders)
-      .set({
-        totalPriceCents: left.reduce((s, i) => s + i.priceCents, 0),
-        updatedAt: now,
-        ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
-      })
-      .where(eq(orders.id, order.id));
+    await updateOrderRow(tx, order.id, {
+      totalPriceCents: left.reduce((s, i) => s + i.priceCents, 0),
+      updatedAt: now,
+      ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
+    });
     // One event per cancellation, whole or items: which items it cancelled travel with it.
     await recordEvent({ ...ctx, db: tx }, 'order.cancelled', { ...orderEventScope(order), data: { cancelled_item_ids: targets } });
     // Finalized orders: their ticket/confirmation PDFs are rendered again with the void barcodes,

@@ -5,11 +5,13 @@
 // winner (same content) or FOREIGN_ID_CONFLICT (different content): never a second order.
 // Orders that write a customer or consume reservations first take a lock on the foreign_id
 // instead, for the same effect.
-import { and, eq, is, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client.ts';
-import { orders } from '../../db/schema/index.ts';
-import { checkHoldLimits, resolveClaims } from '../capacity/index.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { isDbError } from '../../db/errors.ts';
+import { lockKey as lockAdvisory } from '../../db/repositories/capacity.ts';
+import { findOrderByForeignId } from '../../db/repositories/orders.ts';
+import { inTransaction, transaction } from '../../db/transaction.ts';
+import { resolveClaims } from '../capacity/claimCapacity.ts';
+import { checkHoldLimits, limitedAccount } from '../capacity/holdLimits.ts';
 import { lockKey } from '../capacity/locks.ts';
 import type { Ctx } from '../context.ts';
 import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
@@ -38,10 +40,7 @@ function accountOf(ctx: Ctx): number {
 }
 
 async function existingByForeignId(db: DbOrTx, ctx: Ctx, accountId: number, foreignId: string, hash: string) {
-  const [row] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.accountId, accountId), eq(orders.foreignId, foreignId)));
+  const row = await findOrderByForeignId(db, accountId, foreignId);
   if (!row) return null;
   if (row.requestHash !== hash) {
     throw new DomainError('FOREIGN_ID_CONFLICT', 'an order with this foreign_id exists with different content');
@@ -49,11 +48,7 @@ async function existingByForeignId(db: DbOrTx, ctx: Ctx, accountId: number, fore
   return { order: await reload(db, ctx, row.id), replayed: true };
 }
 
-function isForeignIdViolation(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  const pg = e?.code === '23505' ? e : e?.cause;
-  return pg?.code === '23505' && pg.constraint === 'orders_account_foreign_id';
-}
+const isForeignIdViolation = (err: unknown) => isDbError(err, 'UNIQUE_VIOLATION', 'orders_account_foreign_id');
 
 export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ order: OrderView; replayed: boolean }> {
   const accountId = accountOf(ctx);
@@ -73,11 +68,11 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
     throw new DomainError('TOTAL_MISMATCH', `total ${input.total} does not match the sum of the items (${total} cents)`);
   }
   const resolved = await resolveClaims(ctx.db, ctx, items.map((i) => i.claim));
-  // A pending order holds capacity like a reservation (the holds it consumes are replaced);
-  // a finalized one is a sale and never limited, so the group-commit path is untouched.
-  if (input.finalize !== true) {
-    await checkHoldLimits(ctx.db, ctx, resolved, { exceptReservationTokens: items.flatMap((i) => i.reservationTokens) });
-  }
+  // A pending order holds capacity like a reservation (the holds it consumes are replaced): for
+  // a limited account it is checked and placed in one transaction, under the account's hold lock
+  // (holdLimits.ts). A finalized one is a sale and never limited, so its group-commit path is
+  // untouched.
+  const limited = input.finalize !== true && limitedAccount(ctx) !== null;
   const order: Omit<PlaceOrder, 'customerId' | 'reservationIds'> = {
     accountId,
     foreignId: foreignId ?? null,
@@ -93,16 +88,16 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   try {
     // The answer is built from the rows the write returns: a 201 is only sent for what
     // committed, and a failure after the commit cannot turn a stored order into an error.
-    if (!hasCustomer && !hasReservations && !is(ctx.db, PgTransaction)) {
+    if (!hasCustomer && !hasReservations && !limited && !inTransaction(ctx.db)) {
       // The common case: the single order_place statement is the whole transaction.
       return { order: await placeOrder(ctx.db, ctx, { ...order, customerId: null, reservationIds: [] }), replayed: false };
     }
-    return await ctx.db.transaction(async (tx) => {
+    return await transaction(ctx.db, async (tx) => {
       if (foreignId) {
         // A concurrent duplicate would otherwise create its customer or lock the reservations
         // before reaching the order's unique index: it waits here for the first one instead,
         // and then finds it.
-        await tx.execute(sql`select pg_advisory_xact_lock(${lockKey('order-foreign-id', accountId, foreignId).toString()}::bigint)`);
+        await lockAdvisory(tx, lockKey('order-foreign-id', accountId, foreignId));
         const replay = await existingByForeignId(tx, ctx, accountId, foreignId, hash);
         if (replay) return replay;
       }
@@ -113,6 +108,8 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
           })
         : null;
       const reservationIds = await consumeReservations(tx, ctx, items);
+      // After the reservations' row locks, before the pools' locks (locks.ts).
+      if (limited) await checkHoldLimits(tx, ctx, resolved, { exceptReservationTokens: items.flatMap((i) => i.reservationTokens) });
       return { order: await placeOrder(tx, ctx, { ...order, customerId, reservationIds }), replayed: false };
     });
   } catch (err) {
@@ -123,8 +120,6 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
     throw err;
   }
 }
-
-type Tx = Parameters<Parameters<Ctx['db']['transaction']>[0]>[0];
 
 /** Locks the caller's named reservations and checks each one belongs to its item's product. */
 async function consumeReservations(tx: Tx, ctx: Ctx, items: PreparedItem[]): Promise<number[]> {

@@ -2,6 +2,7 @@
 // returned as it is. A pending order with an item that the sellability rule refuses now (a
 // closure, or opening hours, seasons or exceptions changed since it was placed) is refused with
 // 422 CLOSED and stays pending (docs/adr/0013-sellability-rule.md, "Changed").
+import { transaction } from '../../db/transaction.ts';
 import { placedItemsClosedReason } from '../capacity/recheck.ts';
 import type { Ctx } from '../context.ts';
 import { closed } from '../schedules/rule.ts';
@@ -10,7 +11,7 @@ import { findOrder, reload, statusAt, type OrderView } from './internal.ts';
 
 export async function finalizeOrder(ctx: Ctx, idOrToken: string): Promise<OrderView> {
   // The answer is read before the commit, from the transaction that made it.
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     // Schedule locks (shared) first, then the order row: see closureHitOfOrder. Under those
     // locks the rule is asked again with the schedule as committed (placedItemsClosedReason).
     const seen = await findOrder(tx, ctx, idOrToken);

@@ -1,17 +1,16 @@
 // Shared lookups of the orders area: who may see which order, loading an order with its items
 // and barcodes, and the status as shown (a pending order past expires_at is "expired" at once,
 // no job needed: its capacity allocations expire at the same instant).
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { barcodes, eventDates, museums, orderItems, orders } from '../../db/schema/index.ts';
+import { findOrderById, findVisibleOrder, type OrderItemRow, type OrderRow, type OrderScope } from '../../db/repositories/orders.ts';
+import { barcodesOfItems, itemsWithZone } from '../../db/repositories/ordersQuery.ts';
 import type { Ctx } from '../context.ts';
 import { documentsOfOrders, type DocumentSummary } from '../documents/internal.ts';
 import { entriesUsedByItem } from '../entry/entriesUsed.ts';
 import { notFound } from '../errors.ts';
 import { hasRight, type Principal } from '../principal.ts';
 
-export type OrderRow = typeof orders.$inferSelect;
-export type OrderItemRow = typeof orderItems.$inferSelect;
+export type { OrderItemRow, OrderRow, OrderScope };
 export type OrderStatus = 'pending' | 'finalized' | 'cancelled' | 'expired';
 
 export interface OrderItemView extends OrderItemRow {
@@ -33,18 +32,17 @@ export function statusAt(order: Pick<OrderRow, 'status' | 'expiresAt'>, now: Dat
 }
 
 /**
- * The orders a caller may see, as a SQL condition. Resellers see only their own; users with
- * orders:read see the orders touching a museum of their scope (empty scope = every museum).
- * Anybody else sees nothing: out-of-scope orders are answered 404, never revealed.
+ * The orders a caller may see. Resellers see only their own; users with orders:read see the
+ * orders touching a museum of their scope (empty scope = every museum). Anybody else sees
+ * nothing: out-of-scope orders are answered 404, never revealed.
  */
-export function visibleOrders(p: Principal): SQL {
-  if (p.kind !== 'account') return sql`false`;
-  if (p.access === 'reseller') return eq(orders.accountId, p.accountId);
+export function orderScope(p: Principal): OrderScope {
+  if (p.kind !== 'account') return { kind: 'none' };
+  if (p.access === 'reseller') return { kind: 'account', accountId: p.accountId };
   if (p.access === 'user' && hasRight(p, 'orders', 'read')) {
-    if (p.museumIds.length === 0) return sql`true`;
-    return sql`${orders.museumIds} && ${sql.raw(`'{${p.museumIds.map(Number).join(',')}}'::integer[]`)}`;
+    return p.museumIds.length === 0 ? { kind: 'all' } : { kind: 'museums', museumIds: p.museumIds };
   }
-  return sql`false`;
+  return { kind: 'none' };
 }
 
 /** Who receives an order's events (docs/webhooks.md): its owner and its museums. */
@@ -52,16 +50,9 @@ export function orderEventScope(order: Pick<OrderRow, 'id' | 'accountId' | 'muse
   return { subject: { type: 'order' as const, id: order.id }, accountId: order.accountId, museumIds: order.museumIds };
 }
 
-/** `:id` is a numeric id or the order token. */
-export function orderKey(idOrToken: string | number): SQL {
-  const s = String(idOrToken);
-  return /^\d{1,10}$/.test(s) && Number(s) <= 2_147_483_647 ? eq(orders.id, Number(s)) : eq(orders.token, s);
-}
-
 /** The caller's order, optionally locked FOR UPDATE (state changes serialise on the row). */
 export async function findOrder(db: DbOrTx, ctx: Ctx, idOrToken: string | number, forUpdate = false): Promise<OrderRow> {
-  const q = db.select().from(orders).where(and(orderKey(idOrToken), visibleOrders(ctx.principal)));
-  const [row] = forUpdate ? await q.for('update') : await q;
+  const row = await findVisibleOrder(db, idOrToken, orderScope(ctx.principal), forUpdate);
   if (!row) throw notFound('order');
   return row;
 }
@@ -70,20 +61,8 @@ export async function findOrder(db: DbOrTx, ctx: Ctx, idOrToken: string | number
 export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise<OrderView[]> {
   if (rows.length === 0) return [];
   const now = ctx.clock.now();
-  const items = await db
-    .select({ item: orderItems, zone: museums.timeZone, eventId: eventDates.eventId })
-    .from(orderItems)
-    .innerJoin(museums, eq(museums.id, orderItems.museumId))
-    .leftJoin(eventDates, eq(eventDates.id, orderItems.eventDateId))
-    .where(inArray(orderItems.orderId, rows.map((r) => r.id)))
-    .orderBy(asc(orderItems.id));
-  const codes = items.length
-    ? await db
-        .select({ id: barcodes.id, orderItemId: barcodes.orderItemId, code: barcodes.code, status: barcodes.status })
-        .from(barcodes)
-        .where(inArray(barcodes.orderItemId, items.map((i) => i.item.id)))
-        .orderBy(asc(barcodes.id))
-    : [];
+  const items = await itemsWithZone(db, rows.map((r) => r.id));
+  const codes = items.length ? await barcodesOfItems(db, items.map((i) => i.item.id)) : [];
   const docs = await documentsOfOrders(db, now, rows.map((r) => r.id));
   const used = await entriesUsedByItem(db, items.map((i) => i.item.id));
   return rows.map((o) => ({
@@ -108,7 +87,7 @@ export async function loadView(db: DbOrTx, ctx: Ctx, row: OrderRow): Promise<Ord
 
 /** Re-reads one order by id (after a write) without the visibility filter. */
 export async function reload(db: DbOrTx, ctx: Ctx, id: number): Promise<OrderView> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  const row = await findOrderById(db, id);
   if (!row) throw notFound('order');
   return loadView(db, ctx, row);
 }

@@ -4,7 +4,7 @@
 // against the entry grid, the calendar and what is left.
 import type { DbOrTx } from '../../db/client.ts';
 import { eventDateById, ticketById, tourById } from '../capacity/catalog.ts';
-import type { Claim } from '../capacity/index.ts';
+import type { Claim } from '../capacity/types.ts';
 import { isBookableBy, priceFor } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';

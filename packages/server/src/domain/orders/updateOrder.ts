@@ -1,7 +1,7 @@
 // PUT /orders/:id: comment, reference and customer may change while the order is pending.
-// A finalized order is binding (spec 7.3 "order already finalized").
-import { eq } from 'drizzle-orm';
-import { orders } from '../../db/schema/index.ts';
+// A finalized order is binding (ORDER_FINALIZED, docs/errors.md).
+import { updateOrderRow } from '../../db/repositories/orders.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
 import { DomainError } from '../errors.ts';
@@ -17,7 +17,7 @@ export interface UpdateOrderInput {
 
 export async function updateOrder(ctx: Ctx, idOrToken: string, input: UpdateOrderInput): Promise<OrderView> {
   // The answer is read before the commit, from the transaction that made it.
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken, true);
     const now = ctx.clock.now();
     const status = statusAt(order, now);
@@ -31,15 +31,12 @@ export async function updateOrder(ctx: Ctx, idOrToken: string, input: UpdateOrde
             ...(input.customer_id !== undefined ? { customer_id: input.customer_id } : {}),
           })
         : undefined;
-    await tx
-      .update(orders)
-      .set({
-        updatedAt: now,
-        ...(input.comment !== undefined ? { comment: input.comment } : {}),
-        ...(input.reference !== undefined ? { reference: input.reference } : {}),
-        ...(customerId !== undefined ? { customerId } : {}),
-      })
-      .where(eq(orders.id, order.id));
+    await updateOrderRow(tx, order.id, {
+      updatedAt: now,
+      ...(input.comment !== undefined ? { comment: input.comment } : {}),
+      ...(input.reference !== undefined ? { reference: input.reference } : {}),
+      ...(customerId !== undefined ? { customerId } : {}),
+    });
     return reload(tx, ctx, order.id);
   });
 }

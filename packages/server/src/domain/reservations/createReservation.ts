@@ -1,11 +1,12 @@
 // A hold on capacity for one ticket slot or one event date. The reservation row and its
 // allocation are written in one statement, so a refused claim leaves nothing behind.
-import { sql } from 'drizzle-orm';
-import { rowFromJson, rowToJson } from '../../db/json.ts';
-import { reservations } from '../../db/schema/index.ts';
+import { placeReservation } from '../../db/repositories/reservations.ts';
+import { transaction } from '../../db/transaction.ts';
 import { eventDateById, ticketById } from '../capacity/catalog.ts';
 import { newSecret } from '../accounts/tokens.ts';
-import { checkHoldLimits, claimErrors, claimSpec, resolveClaims, type Claim } from '../capacity/index.ts';
+import { claimErrors, claimSpec, resolveClaims } from '../capacity/claimCapacity.ts';
+import { checkHoldLimits, limitedAccount } from '../capacity/holdLimits.ts';
+import type { Claim } from '../capacity/types.ts';
 import { isBookableBy, type Sellable } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
@@ -31,33 +32,38 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.holdMinutes * 60_000);
   const lifetimeEndsAt = new Date(now.getTime() + ctx.config.holdMaxMinutes * 60_000);
-  const claim: Claim =
+  const wanted: Claim =
     target.kind === 'ticket'
       ? { kind: 'ticket', ticketId: input.ticketId!, startAt: target.startAt, quantity: input.quantity }
       : { kind: 'event_date', eventDateId: input.dateId!, quantity: input.quantity };
 
   // Checked against the catalogue before any write (master data from the process memo): an
   // invalid hold writes nothing, and day tickets are normalised to their first entry.
-  const [resolved] = await resolveClaims(ctx.db, ctx, [claim]);
-  await checkHoldLimits(ctx.db, ctx, [resolved!]);
-  // The row and its claim in one statement (reservation_place, migration 0010): the slot lock
-  // is held for that statement's claim and commit only, as for orders (ADR 0009).
-  const payload = {
-    reservation: rowToJson(reservations, {
-      token: newSecret(),
-      accountId,
-      ticketId: input.ticketId ?? null,
-      eventDateId: input.dateId ?? null,
-      quantity: input.quantity,
-      startAt: resolved!.startAt,
-      createdAt: now,
-      expiresAt,
-      lifetimeEndsAt,
-    }),
-    claim: claimSpec(ctx, [resolved!], expiresAt, []),
+  const [resolved] = await resolveClaims(ctx.db, ctx, [wanted]);
+  // The row and its claim in one statement (reservation_place, src/db/sql/reservation_place.sql):
+  // the slot lock is held for that statement's claim and commit only, as for orders (ADR 0009).
+  const reservation = {
+    token: newSecret(),
+    accountId,
+    ticketId: input.ticketId ?? null,
+    eventDateId: input.dateId ?? null,
+    quantity: input.quantity,
+    startAt: resolved!.startAt,
+    createdAt: now,
+    expiresAt,
+    lifetimeEndsAt,
   };
-  const result = await claimErrors(() => ctx.db.execute<{ r: Record<string, unknown> }>(sql`select reservation_place(${JSON.stringify(payload)}::jsonb) as r`));
-  const row = rowFromJson(reservations, result.rows[0]!.r);
+  const claim = claimSpec(ctx, [resolved!], expiresAt, []);
+  // A limited account checks its limits and claims in one transaction, under its hold lock
+  // (holdLimits.ts); anyone else claims in the single statement.
+  const row = await claimErrors(() =>
+    limitedAccount(ctx) === null
+      ? placeReservation(ctx.db, reservation, claim)
+      : transaction(ctx.db, async (tx) => {
+          await checkHoldLimits(tx, ctx, [resolved!]);
+          return placeReservation(tx, reservation, claim);
+        }),
+  );
   return toView(row, target.zone);
 }
 

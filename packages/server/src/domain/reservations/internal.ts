@@ -1,12 +1,11 @@
 // Shared lookups of reservations. A reservation belongs to the account that made it: another
 // account's token is indistinguishable from an unknown one (404), so tokens cannot be probed.
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { reservations } from '../../db/schema/index.ts';
+import { lockReservationsByToken, unreleasedReservationIds, type ReservationRow } from '../../db/repositories/reservations.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 
-export type ReservationRow = typeof reservations.$inferSelect;
+export type { ReservationRow };
 
 export const expired = () => new DomainError('RESERVATION_EXPIRED', 'reservation not valid anymore');
 
@@ -25,12 +24,7 @@ export function isLive(r: ReservationRow, now: Date): boolean {
 export async function lockOwnRows(tx: Tx | DbOrTx, ctx: Ctx, tokens: string[]): Promise<ReservationRow[]> {
   const unique = [...new Set(tokens)];
   if (unique.length === 0) return [];
-  const rows = await tx
-    .select()
-    .from(reservations)
-    .where(and(inArray(reservations.token, unique), eq(reservations.accountId, ownerOf(ctx))))
-    .orderBy(reservations.id)
-    .for('update');
+  const rows = await lockReservationsByToken(tx, ownerOf(ctx), unique);
   if (rows.length !== unique.length) throw notFound('reservation');
   return rows;
 }
@@ -54,15 +48,5 @@ export async function lockOwnReservations(
 /** Ids of the caller's live holds among `tokens` (for `reservations[]` in availability reads). */
 export async function ownLiveReservationIds(db: DbOrTx, ctx: Ctx, tokens: string[]): Promise<number[]> {
   if (tokens.length === 0 || ctx.principal.kind !== 'account') return [];
-  const rows = await db
-    .select({ id: reservations.id })
-    .from(reservations)
-    .where(
-      and(
-        inArray(reservations.token, [...new Set(tokens)]),
-        eq(reservations.accountId, ctx.principal.accountId),
-        sql`${reservations.releasedAt} is null and ${reservations.consumedAt} is null`,
-      ),
-    );
-  return rows.map((r) => r.id);
+  return unreleasedReservationIds(db, ctx.principal.accountId, [...new Set(tokens)]);
 }

@@ -2,7 +2,7 @@
 // module's live allocations: sold, held and pending together), sold (active items of finalized
 // orders), held = booked − sold, and checked in (valid entry scans).
 import { sql } from 'drizzle-orm';
-import { eventDateSeatsBooked } from '../capacity/index.ts';
+import { eventDateSeatsBooked } from '../capacity/eventDateSeatsBooked.ts';
 import type { Ctx } from '../context.ts';
 import { translated } from './labels.ts';
 

@@ -1,7 +1,7 @@
 // Who receives which event (docs/webhooks.md, "Who receives what"): a reseller only the events
 // of its own orders and requests; a user account with the webhooks right the events of its
 // museums (empty scope = every museum). The same rule as reading the record itself
-// (orders/internal.ts visibleOrders): an endpoint never learns of a record its owner could not GET.
+// (orders/internal.ts orderScope): an endpoint never learns of a record its owner could not GET.
 export interface EndpointOwner {
   accountId: number;
   class: string;

@@ -4,7 +4,7 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../client.ts';
 import { categories, eventDates, events, instance, languages, museums } from '../../schema/index.ts';
-import { eventDateSeatsBookedSql } from '../../../domain/capacity/index.ts';
+import { eventDateSeatsBookedSql } from '../capacityUsed.ts';
 import { categoryFilter, dateLanguageFilter, titleMatches, type CategoryFilter } from './filters.ts';
 import { inIds } from './shapes.ts';
 import { fixedStatement, pick, prefixedColumnsOf, rowsOf } from './statements.ts';

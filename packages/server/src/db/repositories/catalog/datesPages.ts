@@ -4,7 +4,7 @@
 // of the rows and applies the sellability rule.
 import { sql, type SQL } from 'drizzle-orm';
 import { eventDates, events, instance } from '../../schema/index.ts';
-import { eventDateSeatsBookedSql } from '../../../domain/capacity/index.ts';
+import { eventDateSeatsBookedSql } from '../capacityUsed.ts';
 import { scheduleSql, type ScheduleJson } from '../schedules/schedule.ts';
 import { datesCond, datesWhere, pageRowsOf, rowColumns, rowJoins, rowsOfPage, seatsOfPage, type DateRange, type DateRow, type DatesFilter } from './dateStatements.ts';
 import type { PageSource } from './pages.ts';
