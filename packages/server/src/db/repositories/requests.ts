@@ -1,7 +1,7 @@
 // Statements of the requests area: group booking inquiries, their items, and their decisions.
 import { and, asc, count, eq, gte, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
-import { museums, orders, requestItems, requests, tourLanguages, tours } from '../schema/index.ts';
+import { documents, museums, orders, requestItems, requests, tourLanguages, tours } from '../schema/index.ts';
 import { scopeWhere, type RecordScope } from './scope.ts';
 
 export type RequestRow = typeof requests.$inferSelect;
@@ -95,7 +95,11 @@ export async function tourOffersLanguage(db: DbOrTx, tourId: number, languageId:
   return row !== undefined;
 }
 
-/** Hands an order to `accountId`. */
+/**
+ * Hands an order and every document of it to `accountId`: an order staff booked for a request
+ * belongs to the requester, so its documents (and the events they raise) are the requester's.
+ */
 export async function passOrderToAccount(db: DbOrTx, orderId: number, accountId: number): Promise<void> {
   await db.update(orders).set({ accountId }).where(eq(orders.id, orderId));
+  await db.update(documents).set({ accountId }).where(eq(documents.orderId, orderId));
 }

@@ -28,7 +28,8 @@ export async function acceptRequest(ctx: Ctx, id: number): Promise<RequestView> 
       finalize: true,
     });
     // Staff book it, the requester owns it: the reseller (or user) that asked sees the order
-    // named by order_id among its own orders; staff still see it through their museum scope.
+    // named by order_id among its own orders, and its documents with their events; staff still
+    // see them through their museum scope.
     await passOrderToAccount(tx, order.id, row.accountId);
     return { orderId: order.id };
   });
