@@ -84,15 +84,18 @@ export async function anonymiseCustomer(db: DbOrTx, customerId: number, erased: 
     .where(eq(customers.id, customerId));
 }
 
-/** Clears the orders' comments; returns how many had one. */
+/**
+ * Clears the free texts of orders (comment, reference, and the client's foreign_id, which may be
+ * any text); returns how many had a comment.
+ */
 export async function clearOrderTexts(db: DbOrTx, orderIds: number[], now: Date): Promise<number> {
   if (orderIds.length === 0) return 0;
-  const cleared = await db
+  const commented = await db.select({ id: orders.id }).from(orders).where(and(inArray(orders.id, orderIds), isNotNull(orders.comment)));
+  await db
     .update(orders)
-    .set({ comment: null, updatedAt: now })
-    .where(and(inArray(orders.id, orderIds), isNotNull(orders.comment)))
-    .returning({ id: orders.id });
-  return cleared.length;
+    .set({ comment: null, reference: null, foreignId: null, updatedAt: now })
+    .where(and(inArray(orders.id, orderIds), or(isNotNull(orders.comment), isNotNull(orders.reference), isNotNull(orders.foreignId))));
+  return commented.length;
 }
 
 /** Replaces every attendee's name and surname on the orders' items by the placeholder. */
@@ -104,10 +107,20 @@ export async function anonymiseAttendees(db: DbOrTx, orderIds: number[], placeho
     .where(and(inArray(orderItems.orderId, orderIds), isNotNull(orderItems.attendees)));
 }
 
-/** Clears the requests' contact and notes. */
-export async function clearRequestTexts(db: DbOrTx, requestIds: number[], now: Date): Promise<void> {
+/**
+ * Clears the free texts of requests: contact, notes and the client's foreign_id; a decline
+ * reason (staff text that may name the person) becomes the placeholder, so a declined request
+ * still has one.
+ */
+export async function clearRequestTexts(db: DbOrTx, requestIds: number[], placeholder: string, now: Date): Promise<void> {
   if (requestIds.length === 0) return;
-  await db.update(requests).set({ contact: null, notes: null, updatedAt: now }).where(inArray(requests.id, requestIds));
+  await db
+    .update(requests)
+    .set({
+      contact: null, notes: null, foreignId: null, updatedAt: now,
+      declineReason: sql`case when ${requests.declineReason} is null then null else ${placeholder}::text end`,
+    })
+    .where(inArray(requests.id, requestIds));
 }
 
 /**

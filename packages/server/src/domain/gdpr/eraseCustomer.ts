@@ -1,6 +1,8 @@
 // POST /customers/:id/erase and `atrium customer erase ID` (GDPR Art. 17): anonymises one person
 // everywhere we store them, in one transaction, and records that it happened (customer_erasures,
-// no personal data). What tax law requires for invoices is kept and named in the answer. Repeating
+// no personal data). Every free text tied to the person goes: the customer's fields, the orders'
+// comment, reference and foreign_id, attendee names, the requests' contact, notes, foreign_id
+// and decline reason, uploads' names and the bytes of every document but the tax documents. What tax law requires for invoices is kept and named in the answer. Repeating
 // the call answers the first erasure again (already_erased). The erasure is of the person, so it
 // reaches their records in every museum, once the caller may reach the person (ADR 0015).
 import {
@@ -76,7 +78,7 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
     await anonymiseAttendees(tx, orderIds, ERASED);
     const contacts = rec.requests.filter((r) => r.contact).length;
     const notes = rec.requests.filter((r) => r.notes).length;
-    await clearRequestTexts(tx, requestIds, now);
+    await clearRequestTexts(tx, requestIds, ERASED, now);
     // Tickets and confirmations print the person's name, uploads may be anything: their bytes
     // go, and uploads lose the name the client gave them.
     const wiped = await wipeDocuments(tx, rec.documents.filter((d) => !TAX_KINDS.includes(d.kind)).map((d) => d.id), TAX_KINDS, now);
