@@ -2,10 +2,11 @@
 // the customer row, the orders and requests that name it, the attendees on those orders, the
 // contacts on those requests, and the documents of both. Shared by export and erase.
 import type { DbOrTx } from '../../db/client.ts';
+import type { CustomerRow } from '../../db/repositories/customers.ts';
 import { countCustomerRecords, erasureOfCustomer, recordsOfCustomer, type CustomerRecordRows } from '../../db/repositories/gdpr.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { findCustomer, type CustomerRow } from '../customers/internal.ts';
+import { findCustomer } from '../customers/internal.ts';
 import { visibleDocuments } from '../documents/internal.ts';
 import { readScope, type AccountPrincipal, type Principal } from '../principal.ts';
 import { visibleRequests } from '../requests/internal.ts';
