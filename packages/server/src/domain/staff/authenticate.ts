@@ -3,9 +3,8 @@
 // limits hold across nodes): more than ACCOUNT_LIMIT failures for one email or ADDRESS_LIMIT for
 // one client address within WINDOW refuse further tries, right password or not, until the window
 // has passed. A throttled attempt is not verified at all (no timing signal either).
-import { and, eq, gt, sql } from 'drizzle-orm';
-import { staffLoginAttempts, staffUsers } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { deleteSignInAttemptsBefore, failedSignIns, insertSignInAttempt, staffUserByEmail } from '../../db/repositories/staff.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { verifyDummy, verifyPassword } from './password.ts';
@@ -22,12 +21,7 @@ export const throttled = () =>
   new DomainError('RATE_LIMITED', 'too many failed sign-ins; try again in 15 minutes', { retryAfter: WINDOW_MS / 1000 });
 
 async function failures(ctx: Base, column: 'email' | 'address', value: string, since: Date): Promise<number> {
-  const col = column === 'email' ? staffLoginAttempts.email : staffLoginAttempts.address;
-  const [r] = await ctx.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(staffLoginAttempts)
-    .where(and(eq(col, value), eq(staffLoginAttempts.succeeded, false), gt(staffLoginAttempts.at, since)));
-  return r?.n ?? 0;
+  return failedSignIns(ctx.db, column, value, since);
 }
 
 export async function authenticate(ctx: Base, input: { email: string; password: string; address: string }): Promise<StaffIdentity> {
@@ -38,16 +32,16 @@ export async function authenticate(ctx: Base, input: { email: string; password: 
   if ((await failures(ctx, 'email', email, since)) >= ACCOUNT_LIMIT || (await failures(ctx, 'address', input.address, since)) >= ADDRESS_LIMIT) {
     throw throttled();
   }
-  const [user] = await ctx.db.select().from(staffUsers).where(sql`lower(${staffUsers.email}) = ${email}`);
+  const user = await staffUserByEmail(ctx.db, email);
   let ok = false;
   if (user) ok = (await verifyPassword(user.passwordHash, password)) && user.disabledAt === null;
   else await verifyDummy(password);
-  await ctx.db.insert(staffLoginAttempts).values({ email, address: input.address, succeeded: ok, at: now });
+  await insertSignInAttempt(ctx.db, { email, address: input.address, succeeded: ok, at: now });
   if (!ok || !user) throw wrongCredentials();
   return { id: user.id, email: user.email, role: user.role as StaffRole, museumIds: user.museumIds, locale: user.locale as 'de' | 'en' };
 }
 
 /** Removes attempts older than the window (housekeeping). */
 export async function purgeLoginAttempts(ctx: Base): Promise<void> {
-  await ctx.db.delete(staffLoginAttempts).where(sql`${staffLoginAttempts.at} < ${new Date(ctx.clock.now().getTime() - WINDOW_MS)}`);
+  await deleteSignInAttemptsBefore(ctx.db, new Date(ctx.clock.now().getTime() - WINDOW_MS));
 }
