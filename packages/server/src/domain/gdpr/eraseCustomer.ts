@@ -2,9 +2,10 @@
 // everywhere we store them, in one transaction, and records that it happened (customer_erasures,
 // no personal data). Every free text tied to the person goes: the customer's fields, the orders'
 // comment, reference and foreign_id, attendee names, the requests' contact, notes, foreign_id
-// and decline reason, uploads' names and the bytes of every document but the tax documents. What tax law requires for invoices is kept and named in the answer. Repeating
-// the call answers the first erasure again (already_erased). The erasure is of the person, so it
-// reaches their records in every museum, once the caller may reach the person (ADR 0015).
+// and decline reason, uploads' names and the bytes of every document but the tax documents.
+// What tax law requires for invoices is kept and named in the answer. Repeating the call
+// answers the first erasure again (already_erased). The erasure is of the person, so it reaches
+// their records in every museum, once the caller may reach the person (ADR 0015).
 import {
   anonymiseAttendees, anonymiseCustomer, clearOrderTexts, clearRequestTexts, deleteStoredAnswersNaming, insertErasure, wipeDocuments,
 } from '../../db/repositories/gdpr.ts';
