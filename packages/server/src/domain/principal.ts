@@ -2,6 +2,8 @@
 // account's class, museum scope and rights.
 // 'entry': scanner devices at the door (docs/api-contract.md §14, docs/adr/0017-entry-control.md): museum-scoped,
 // admitted only by routes that list it.
+import type { RecordScope } from '../db/repositories/scope.ts';
+
 export type AccessClass = 'public' | 'user' | 'reseller' | 'entry';
 
 export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog', 'webhooks'] as const;
@@ -33,6 +35,22 @@ export const anonymous: AnonymousPrincipal = { kind: 'anonymous', access: 'publi
 export function hasRight(p: Principal, area: RightArea, mode: 'read' | 'write'): boolean {
   if (p.kind !== 'account' || p.access !== 'user') return false;
   return p.rights.has('*') || p.rights.has(`${area}:write`) || (mode === 'read' && p.rights.has(`${area}:read`));
+}
+
+/**
+ * The records of an area (orders, requests, documents) a caller may read: resellers those of
+ * their own account; users with the area's read right those touching a museum of their scope
+ * (empty scope = all), and their own account's too when `ownToo`; everybody else none.
+ * Out-of-scope records are answered 404 (never reveal existence).
+ */
+export function readScope(p: Principal, area: RightArea, opts: { ownToo?: boolean } = {}): RecordScope {
+  if (p.kind !== 'account') return { kind: 'none' };
+  if (p.access === 'reseller') return { kind: 'account', accountId: p.accountId };
+  if (p.access === 'user' && hasRight(p, area, 'read')) {
+    if (p.museumIds.length === 0) return { kind: 'all' };
+    return { kind: 'museums', museumIds: p.museumIds, ...(opts.ownToo ? { alsoAccountId: p.accountId } : {}) };
+  }
+  return { kind: 'none' };
 }
 
 /** Whether a museum is inside the caller's scope. */

@@ -140,8 +140,8 @@ function formatInZone(instant: Date, zone: string): string {
 
 /** Monday = 0 … Sunday = 6 of a 'YYYY-MM-DD' date. */
 // Calendar-date arithmetic on 'YYYY-MM-DD' in plain UTC milliseconds: a calendar answer adds
-// days 31 times per request, and Luxon's parse-plus-format took about 10 % of its CPU (profile,
-// bench/README.md "Availability"). Dates are the validated years 1900–2999 (isValidDate).
+// days 31 times per request, and Luxon's parse-plus-format is costly on that path. Dates are the
+// validated years 1900–2999 (isValidDate).
 const DAY_MS = 86_400_000;
 function utcDay(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
@@ -169,8 +169,8 @@ export function daysBetween(a: string, b: string): number {
 }
 
 // The form clients send almost always ("2026-11-23T09:00:00+01:00", "…Z"), parsed without
-// Luxon: every order and reservation parses its times, and Luxon's general ISO parser was ~7 % of
-// an order's CPU. Anything else (no offset, week dates, 24:00, long fractions) goes to Luxon; a
+// Luxon: every order and reservation parses its times, and Luxon's general ISO parser is a
+// noticeable part of an order's CPU. Anything else (no offset, week dates, 24:00, long fractions) goes to Luxon; a
 // unit test checks both agree.
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:[zZ]|([+-])(\d{2}):?(\d{2}))$/;
 

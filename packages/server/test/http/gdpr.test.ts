@@ -63,18 +63,18 @@ before(async () => {
 });
 
 /** Every row of every table of the application, as text, that contains one of the traces. */
-async function traces(): Promise<string[]> {
+async function traces(list: string[] = TRACES): Promise<string[]> {
   // `invoices` holds what issued invoices print: kept by law, and named in the erasure's answer.
   const tables = (await db.execute<{ t: string }>(sql`select table_name t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> 'invoices'`)).rows.map((r) => r.t);
   const found: string[] = [];
   for (const table of tables) {
-    for (const trace of TRACES) {
+    for (const trace of list) {
       const r = await db.execute<{ n: number }>(sql`select count(*)::int n from ${sql.identifier(table)} x where strpos(x::text, ${trace}) > 0`);
       if (r.rows[0]!.n > 0) found.push(`${table}: ${trace}`);
     }
   }
   // The bytes of documents are bytea: look inside them too.
-  for (const trace of TRACES) {
+  for (const trace of list) {
     const r = await db.execute<{ kinds: string | null }>(sql`select string_agg(kind, ',') kinds from documents where kind not in ('invoice', 'credit_note', 'e_invoice') and position(convert_to(${trace}, 'UTF8') in coalesce(content, ''::bytea)) > 0`);
     if (r.rows[0]!.kinds) found.push(`documents.content (${r.rows[0]!.kinds}): ${trace}`);
   }
@@ -156,6 +156,35 @@ describe('erase', () => {
     assert.deepEqual(exp.contacts, []);
     // The order still stands for bookkeeping and admission.
     assert.equal((await call('GET', `/orders/${orderId}`, reseller)).json().order.status, 'finalized');
+  });
+});
+
+describe('erase clears every free text', () => {
+  test("order reference and foreign_id, request foreign_id and decline reason: none of the person's words remain", async () => {
+    const WORDS = { order_ref: 'Klassenfahrt Pfeiffer 7b', order_fid: 'pfeiffer-bestellung-1', request_fid: 'pfeiffer-anfrage-1', reason: 'Frau Pfeiffer hat telefonisch abgesagt' };
+    const person = { name: 'Petra', surname: 'Pfeiffer', email: 'petra.pfeiffer@example.org' };
+    const order = await call('POST', '/orders', reseller, {
+      foreign_id: WORDS.order_fid, reference: WORDS.order_ref, customer: person,
+      items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(690), attendees: [{ name: 'Paul', surname: 'Pfeiffer' }] } }],
+    });
+    assert.equal(order.statusCode, 201, order.body);
+    const id = order.json().order.customer_id as number;
+    const request = await call('POST', '/requests', reseller, {
+      foreign_id: WORDS.request_fid, date: localDate(5), participants: 12,
+      items: [{ tour_id: c.tourId, start_time: c.at(720), language_id: c.langId }], customer_id: id,
+    });
+    assert.equal(request.statusCode, 201, request.body);
+    const decider = await t.token({ class: 'user', rights: ['requests:write'] });
+    const declined = await call('POST', `/requests/${request.json().request.id}/decline`, decider, { reason: WORDS.reason });
+    assert.equal(declined.statusCode, 200, declined.body);
+    const words = [...Object.values(WORDS), 'Petra', 'Pfeiffer'];
+    assert.ok((await traces(words)).length > 0, 'control: the words are stored before the erasure');
+
+    const res = await call('POST', `/customers/${id}/erase`, staff);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(await traces(words), []);
+    const after = (await call('GET', `/requests/${request.json().request.id}`, reseller)).json().request;
+    assert.equal(after.status, 'declined', 'the decision stands');
   });
 });
 

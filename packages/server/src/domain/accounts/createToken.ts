@@ -1,6 +1,7 @@
 // Creates a partner account with its first token (CLI `atrium token create`). The clear token is
 // returned once and never stored.
-import { accounts, apiTokens } from '../../db/schema/index.ts';
+import { insertAccount, insertToken } from '../../db/repositories/accounts.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { parseRights, type AccessClass } from '../principal.ts';
@@ -55,16 +56,10 @@ export async function createToken(ctx: Pick<Ctx, 'db' | 'clock'>, input: CreateT
   const now = ctx.clock.now();
   const expiresAt = input.expiresIn !== undefined ? new Date(now.getTime() + input.expiresIn * 1000) : null;
 
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const token = newToken(await instanceId(tx));
-    const [account] = await tx
-      .insert(accounts)
-      .values({ class: input.class, name, museumIds, rights, rateLimitPerMinute: rateLimit, createdAt: now })
-      .returning({ id: accounts.id });
-    const [row] = await tx
-      .insert(apiTokens)
-      .values({ accountId: account!.id, tokenHash: hashToken(token), last4: last4(token), createdAt: now, expiresAt })
-      .returning({ id: apiTokens.id });
-    return { token, tokenId: row!.id, accountId: account!.id, last4: last4(token), expiresAt };
+    const accountId = await insertAccount(tx, { class: input.class, name, museumIds, rights, rateLimitPerMinute: rateLimit, createdAt: now });
+    const tokenId = await insertToken(tx, { accountId, tokenHash: hashToken(token), last4: last4(token), createdAt: now, expiresAt });
+    return { token, tokenId, accountId, last4: last4(token), expiresAt };
   });
 }

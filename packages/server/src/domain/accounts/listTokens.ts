@@ -1,6 +1,5 @@
 // Lists tokens with their account; never the secret, only its last 4 characters.
-import { asc, eq } from 'drizzle-orm';
-import { accounts, apiTokens } from '../../db/schema/index.ts';
+import { tokensWithAccounts } from '../../db/repositories/accounts.ts';
 import type { Ctx } from '../context.ts';
 
 export interface TokenListing {
@@ -20,23 +19,7 @@ export interface TokenListing {
 
 export async function listTokens(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<TokenListing[]> {
   const now = ctx.clock.now();
-  const rows = await ctx.db
-    .select({
-      id: apiTokens.id,
-      accountId: accounts.id,
-      name: accounts.name,
-      class: accounts.class,
-      museumIds: accounts.museumIds,
-      rights: accounts.rights,
-      rateLimitPerMinute: accounts.rateLimitPerMinute,
-      last4: apiTokens.last4,
-      createdAt: apiTokens.createdAt,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-    })
-    .from(apiTokens)
-    .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-    .orderBy(asc(apiTokens.id));
+  const rows = await tokensWithAccounts(ctx.db);
   return rows.map((r) => ({
     ...r,
     state: r.revokedAt && r.revokedAt <= now ? 'revoked' : r.expiresAt && r.expiresAt <= now ? 'expired' : 'active',

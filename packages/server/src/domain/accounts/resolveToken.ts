@@ -1,9 +1,8 @@
 // Resolves a bearer token to a principal on every request (spec 5.6): unknown, expired, revoked
 // or foreign-instance tokens are 401 with a message saying which; nothing here logs the token.
 import { timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accounts, apiTokens } from '../../db/schema/index.ts';
+import { tokenByHash } from '../../db/repositories/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountPrincipal, AccessClass } from '../principal.ts';
 import { hashToken, last4, TOKEN_RE } from './tokens.ts';
@@ -20,25 +19,7 @@ export async function resolveToken(
     throw new DomainError('UNAUTHORIZED', 'authentication error; the token belongs to another instance');
   }
   const hash = hashToken(token);
-  const rows = await db
-    .select({
-      tokenId: apiTokens.id,
-      tokenHash: apiTokens.tokenHash,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-      accountId: accounts.id,
-      name: accounts.name,
-      class: accounts.class,
-      museumIds: accounts.museumIds,
-      rights: accounts.rights,
-      rateLimit: accounts.rateLimitPerMinute,
-      disabledAt: accounts.disabledAt,
-    })
-    .from(apiTokens)
-    .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-    .where(and(eq(apiTokens.tokenHash, hash)))
-    .limit(1);
-  const row = rows[0];
+  const row = await tokenByHash(db, hash);
   // The lookup is by hash; the constant-time compare makes the equality check itself timing-safe.
   if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) {
     throw new DomainError('UNAUTHORIZED', 'authentication error; no customer or no user present');

@@ -1,7 +1,7 @@
 // Rotation with overlap: a new token for the same account; the old one keeps working for
 // `overlapSeconds` (default 0 = revoked now), so a partner can swap tokens without downtime.
-import { and, eq, isNull } from 'drizzle-orm';
-import { apiTokens } from '../../db/schema/index.ts';
+import { endToken, insertToken, tokenById } from '../../db/repositories/accounts.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { instanceId } from './internal.ts';
@@ -15,24 +15,18 @@ export async function rotateToken(
   const overlap = input.overlapSeconds ?? 0;
   if (!Number.isFinite(overlap) || overlap < 0) throw invalid('overlap must not be negative');
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [old] = await tx.select().from(apiTokens).where(eq(apiTokens.id, input.tokenId)).for('update');
+  return transaction(ctx.db, async (tx) => {
+    const old = await tokenById(tx, input.tokenId, { forUpdate: true });
     if (!old) throw notFound('token');
     if ((old.revokedAt && old.revokedAt <= now) || (old.expiresAt && old.expiresAt <= now)) {
       throw new DomainError('VALIDATION_FAILED', 'token is already revoked or expired; create a new one instead');
     }
     const token = newToken(await instanceId(tx));
     const expiresAt = input.expiresIn ? new Date(now.getTime() + input.expiresIn * 1000) : null;
-    const [row] = await tx
-      .insert(apiTokens)
-      .values({ accountId: old.accountId, tokenHash: hashToken(token), last4: last4(token), createdAt: now, expiresAt })
-      .returning({ id: apiTokens.id });
+    const tokenId = await insertToken(tx, { accountId: old.accountId, tokenHash: hashToken(token), last4: last4(token), createdAt: now, expiresAt });
     let endsAt = new Date(now.getTime() + overlap * 1000);
     if (old.expiresAt && old.expiresAt < endsAt) endsAt = old.expiresAt;
-    await tx
-      .update(apiTokens)
-      .set({ revokedAt: endsAt, replacedById: row!.id })
-      .where(and(eq(apiTokens.id, old.id), isNull(apiTokens.revokedAt)));
-    return { token, tokenId: row!.id, accountId: old.accountId, last4: last4(token), expiresAt, oldTokenEndsAt: endsAt };
+    await endToken(tx, old.id, endsAt, tokenId);
+    return { token, tokenId, accountId: old.accountId, last4: last4(token), expiresAt, oldTokenEndsAt: endsAt };
   });
 }

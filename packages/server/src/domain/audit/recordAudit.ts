@@ -2,8 +2,8 @@
 // the before/after, IN THE SAME TRANSACTION as the change (pass the transaction as ctx.db), so an
 // entry exists exactly when the change committed. The table is append-only (a trigger refuses
 // UPDATE/DELETE/TRUNCATE). Entries hold ids and changed values, not visitors' names or emails.
-import { auditLog } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { insertAuditEntry } from '../../db/repositories/audit.ts';
 import type { Clock } from '../clock.ts';
 
 /** A staff user ({id, email}) or an operator at the CLI ({ cli: true }). */
@@ -20,7 +20,7 @@ export interface AuditEntry {
 
 export async function recordAudit(ctx: { db: DbOrTx; clock: Clock }, actor: AuditActor, e: AuditEntry): Promise<void> {
   const staff = 'cli' in actor ? null : actor;
-  await ctx.db.insert(auditLog).values({
+  await insertAuditEntry(ctx.db, {
     at: ctx.clock.now(),
     staffUserId: staff?.id ?? null,
     actor: staff ? staff.email : 'cli',

@@ -1,15 +1,16 @@
 // Shared lookups of the customer area: who may see which customer, finding a record by id or
 // foreign_id, and the race-safe insert behind every create path.
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { customers } from '../../db/schema/index.ts';
+import {
+  customerByForeignIdInScope, customerByIdInScope, customerOfAccountByForeignId, insertCustomerUnlessKnown, type CustomerRow,
+} from '../../db/repositories/customers.ts';
+import type { RecordScope } from '../../db/repositories/scope.ts';
 import { DomainError, forbidden, invalid } from '../errors.ts';
 import type { AccountPrincipal, Principal } from '../principal.ts';
 import { isoInZone } from '../time.ts';
 import { visibleCustomers } from './scope.ts';
 import { CUSTOMER_FIELDS, EMPTY_CUSTOMER, validateCustomer, type CustomerFields } from './validation.ts';
 
-export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerRecord = Omit<CustomerFields, 'name' | 'surname' | 'email'> & {
   id: number;
   name: string;
@@ -29,7 +30,7 @@ export function writer(p: Principal): AccountPrincipal {
 }
 
 /** Which customers the caller may reach: the one rule in scope.ts (ADR 0015). */
-export function scope(p: AccountPrincipal): SQL | undefined {
+export function scope(p: AccountPrincipal): RecordScope {
   return visibleCustomers(p);
 }
 
@@ -48,8 +49,7 @@ export async function findCustomer(
 ): Promise<CustomerRow | null> {
   const text = String(ref).trim();
   if (/^\d{1,10}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_ID) {
-    const q = db.select().from(customers).where(and(eq(customers.id, Number(text)), scope(p)));
-    const [row] = await (opts.forUpdate ? q.for('update') : q);
+    const row = await customerByIdInScope(db, Number(text), scope(p), opts);
     if (row) return row;
   }
   return findByForeignId(db, p, text, opts);
@@ -62,14 +62,7 @@ export async function findByForeignId(
   opts: { forUpdate?: boolean } = {},
 ): Promise<CustomerRow | null> {
   if (foreignId === '') return null;
-  const q = db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.foreignId, foreignId), scope(p)))
-    .orderBy(desc(sql`${customers.accountId} = ${p.accountId}`), asc(customers.id))
-    .limit(1);
-  const [row] = await (opts.forUpdate ? q.for('update') : q);
-  return row ?? null;
+  return customerByForeignIdInScope(db, foreignId, scope(p), p.accountId, opts);
 }
 
 export function fieldsOf(row: CustomerRow): CustomerFields {
@@ -153,16 +146,9 @@ export async function insertOrFind(
   record: CustomerFields,
   now: Date,
 ): Promise<{ row: CustomerRow; created: boolean }> {
-  const [row] = await db
-    .insert(customers)
-    .values({ accountId: p.accountId, ...columnsOf(record), createdAt: now, updatedAt: now })
-    .onConflictDoNothing({ target: [customers.accountId, customers.foreignId] })
-    .returning();
+  const row = await insertCustomerUnlessKnown(db, { accountId: p.accountId, ...columnsOf(record), createdAt: now, updatedAt: now });
   if (row) return { row, created: true };
-  const [existing] = await db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.accountId, p.accountId), eq(customers.foreignId, record.foreign_id!)));
+  const existing = await customerOfAccountByForeignId(db, p.accountId, record.foreign_id!);
   // Customers are never deleted, so under READ COMMITTED the conflicting row is visible to this
   // new statement once its inserter committed. Only a snapshot-isolated caller could miss it.
   if (!existing) {

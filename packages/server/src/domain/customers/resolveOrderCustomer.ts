@@ -1,9 +1,8 @@
 // The customer of an order or request (docs/api-contract.md §7, §9): either embedded (`customer: {...}`) or a
 // reference (`customer_id`: numeric id or foreign_id). Runs inside the caller's transaction so the
 // customer and the order it belongs to are written together or not at all.
-import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { customers } from '../../db/schema/index.ts';
+import { updateCustomerRow } from '../../db/repositories/customers.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { checkNew, columnsOf, fieldsOf, findCustomer, insertOrFind, sameContent, writer } from './internal.ts';
@@ -53,9 +52,6 @@ export async function resolveOrderCustomer(
   const merged = { ...fieldsOf(row), ...given };
   const problems = validateCustomer(merged);
   if (problems.length) throw fail(problems);
-  await tx
-    .update(customers)
-    .set({ ...columnsOf(merged), updatedAt: ctx.clock.now() })
-    .where(eq(customers.id, row.id));
+  await updateCustomerRow(tx, row.id, { ...columnsOf(merged), updatedAt: ctx.clock.now() });
   return row.id;
 }

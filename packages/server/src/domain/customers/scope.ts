@@ -8,24 +8,17 @@
 //   museum scope lies inside its own ("created within its scope");
 // - anybody else sees none.
 // Out-of-scope customers are "not found" everywhere (never reveal existence).
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { accounts, customers, orders, requests } from '../../db/schema/index.ts';
+import type { RecordScope } from '../../db/repositories/scope.ts';
 import type { Principal } from '../principal.ts';
 
-/** The customers the caller may see, as SQL over `customers`; undefined means "all of them". */
-export function visibleCustomers(p: Principal): SQL | undefined {
-  if (p.kind !== 'account' || p.access === 'public') return sql`false`;
-  if (p.access === 'reseller') return eq(customers.accountId, p.accountId);
-  if (p.museumIds.length === 0) return undefined;
-  const mine = sql.raw(`'{${p.museumIds.map(Number).join(',')}}'::integer[]`);
-  return sql`(${customers.accountId} = ${p.accountId}
-    or exists (select 1 from ${orders} where ${orders.customerId} = ${customers.id} and ${orders.museumIds} && ${mine})
-    or exists (select 1 from ${requests} where ${requests.customerId} = ${customers.id} and ${requests.museumIds} && ${mine})
-    or exists (select 1 from ${accounts} where ${accounts.id} = ${customers.accountId}
-      and cardinality(${accounts.museumIds}) > 0 and ${accounts.museumIds} <@ ${mine}))`;
-}
-
-/** `where` for one customer id inside the caller's scope. */
-export function visibleCustomer(p: Principal, id: number): SQL {
-  return and(eq(customers.id, id), visibleCustomers(p))!;
+/**
+ * The customers the caller may see. A museum scope stands for the rule above (own account,
+ * orders or requests touching the museums, accounts confined to them), which
+ * db/repositories/customers.ts applies.
+ */
+export function visibleCustomers(p: Principal): RecordScope {
+  if (p.kind !== 'account' || p.access === 'public') return { kind: 'none' };
+  if (p.access === 'reseller') return { kind: 'account', accountId: p.accountId };
+  if (p.museumIds.length === 0) return { kind: 'all' };
+  return { kind: 'museums', museumIds: p.museumIds, alsoAccountId: p.accountId };
 }

@@ -1,8 +1,9 @@
 // PUT /customers (record found by foreign_id in the body, spec 2.3.2) and PUT /customers/:ref
 // (numeric id, falling back to foreign_id). Only the given fields change; the merged record is
 // validated as a whole, so a PUT can never leave a customer that a POST would refuse.
-import { eq } from 'drizzle-orm';
-import { customers } from '../../db/schema/index.ts';
+import { isDbError } from '../../db/errors.ts';
+import { updateCustomerRow } from '../../db/repositories/customers.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { columnsOf, fieldsOf, findCustomer, foreignIdConflict, saveFailed, toRecord, writer, type CustomerRecord } from './internal.ts';
@@ -19,7 +20,7 @@ export async function updateCustomer(
   if (ref === undefined || ref === null) throw saveFailed(["Foreign id can't be blank"]);
   const now = ctx.clock.now();
   try {
-    const row = await ctx.db.transaction(async (tx) => {
+    const row = await transaction(ctx.db, async (tx) => {
       // FOR UPDATE: two concurrent PUTs each merge onto the other's committed result instead of
       // silently overwriting fields the other one changed.
       const current = await findCustomer(tx, p, ref, { forUpdate: true });
@@ -27,19 +28,12 @@ export async function updateCustomer(
       const merged = { ...fieldsOf(current), ...given };
       const problems = validateCustomer(merged);
       if (problems.length) throw saveFailed(problems);
-      const [updated] = await tx
-        .update(customers)
-        .set({ ...columnsOf(merged), updatedAt: now })
-        .where(eq(customers.id, current.id))
-        .returning();
-      return updated!;
+      return updateCustomerRow(tx, current.id, { ...columnsOf(merged), updatedAt: now });
     });
     return toRecord(row, ctx.config.zone);
   } catch (err) {
-    // A new foreign_id that another customer of the same account already carries (Drizzle wraps
-    // the driver error, so the SQLSTATE may sit on `cause`).
-    const e = err as { code?: string; cause?: { code?: string } };
-    if (e.code === '23505' || e.cause?.code === '23505') throw foreignIdConflict();
+    // A new foreign_id that another customer of the same account already carries.
+    if (isDbError(err, 'UNIQUE_VIOLATION')) throw foreignIdConflict();
     throw err;
   }
 }

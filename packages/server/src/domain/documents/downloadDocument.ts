@@ -1,8 +1,7 @@
 // GET|HEAD /documents/:id/download (spec 4, 7.1): the bytes when available; 202 while it is
 // being generated or scanned (retry after a short backoff); 410 once past retention, purged or
 // rejected by the scanner (do not retry); 404 when unknown or not the caller's.
-import { and, eq } from 'drizzle-orm';
-import { documents } from '../../db/schema/index.ts';
+import { documentFileInScope, type DocumentDownloadRow } from '../../db/repositories/documents/documents.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { statusAt, visibleDocuments } from './internal.ts';
@@ -17,30 +16,14 @@ export interface DocumentFile {
 /** Seconds a client should wait before asking again while a document is processed. */
 export const PROCESSING_RETRY_AFTER = 2;
 
-/** The columns a download needs. */
-export const downloadColumns = {
-  status: documents.status,
-  availableUntil: documents.availableUntil,
-  filename: documents.filename,
-  contentType: documents.contentType,
-  content: documents.content,
-  sha256: documents.sha256,
-  kind: documents.kind,
-  note: documents.note,
-};
-type DocumentRowForDownload = { [K in keyof typeof downloadColumns]: (typeof downloadColumns)[K]['_']['data'] | ((typeof downloadColumns)[K]['_']['notNull'] extends true ? never : null) };
-
 export async function downloadDocument(ctx: Ctx, id: number): Promise<DocumentFile> {
-  const [row] = await ctx.db
-    .select(downloadColumns)
-    .from(documents)
-    .where(and(eq(documents.id, id), visibleDocuments(ctx.principal)));
+  const row = await documentFileInScope(ctx.db, id, visibleDocuments(ctx.principal));
   if (!row) throw notFound('document');
   return fileOf(row, ctx.clock.now());
 }
 
 /** The bytes of a document row, or why not (202 processing, 410 gone); shared by every download route. */
-export function fileOf(row: DocumentRowForDownload, now: Date): DocumentFile {
+export function fileOf(row: DocumentDownloadRow, now: Date): DocumentFile {
   const status = statusAt(row, now);
   if (status === 'processing') {
     throw new DomainError('DOCUMENT_PROCESSING', 'document is being processed', { retryAfter: PROCESSING_RETRY_AFTER });

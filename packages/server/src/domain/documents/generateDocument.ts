@@ -9,12 +9,11 @@
 // - an invoice the instance cannot issue (issuer settings missing) is stored as "rejected"
 //   with the exact settings to set as its reason: nothing is numbered, no gap appears.
 import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
-import { documents } from '../../db/schema/index.ts';
+import { documentMetaById, refuseRendered, storeRendered } from '../../db/repositories/documents/documents.ts';
 import type { IssuedInvoice } from './invoiceTypes.ts';
 import type { ConfirmationPdfInput, TicketsPdfInput } from './renderTypes.ts';
 import type { Ctx } from '../context.ts';
-import { metaColumns, type DocumentRow } from './internal.ts';
+import type { DocumentRow } from './internal.ts';
 import { issueInvoice, issuedForEInvoice } from './issueInvoice.ts';
 import { confirmationInput, loadOrderRenderData, ticketsInput } from './renderInput.ts';
 
@@ -54,20 +53,16 @@ async function render(ctx: Ctx, doc: DocumentRow, r: Renderers): Promise<Buffer 
 }
 
 export async function generateDocument(ctx: Ctx, input: { documentId: number }, renderers: Renderers): Promise<GenerateResult> {
-  const [doc] = await ctx.db.select(metaColumns).from(documents).where(eq(documents.id, input.documentId));
+  const doc = await documentMetaById(ctx.db, input.documentId);
   // Gone, wiped, or already stored for the current generation: nothing to do.
   if (!doc || doc.kind === 'attachment' || doc.status !== 'processing' || doc.purgedAt || !doc.orderId) return 'skipped';
   const out = await render(ctx, { ...doc, content: null } as DocumentRow, renderers);
   if (!out) return 'skipped';
-  const current = and(eq(documents.id, doc.id), eq(documents.generation, doc.generation), eq(documents.status, 'processing'), isNull(documents.purgedAt));
+  // Stored only if the row still waits for the generation this run started from.
   if (!Buffer.isBuffer(out)) {
-    await ctx.db.update(documents).set({ status: 'rejected', note: out.refused, updatedAt: ctx.clock.now() }).where(current);
+    await refuseRendered(ctx.db, doc, out.refused, ctx.clock.now());
     return 'refused';
   }
-  const stored = await ctx.db
-    .update(documents)
-    .set({ content: out, byteSize: out.length, sha256: createHash('sha256').update(out).digest('hex'), status: 'available', updatedAt: ctx.clock.now() })
-    .where(current)
-    .returning({ id: documents.id });
-  return stored.length ? 'stored' : 'superseded';
+  const stored = await storeRendered(ctx.db, doc, out, createHash('sha256').update(out).digest('hex'), ctx.clock.now());
+  return stored ? 'stored' : 'superseded';
 }

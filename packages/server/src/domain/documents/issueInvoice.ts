@@ -8,8 +8,9 @@
 // path (group commit, db/repositories/ordersBatch.ts) never touches the counter: only these jobs
 // serialise on it, for the few statements between the upsert and the commit. Everything that
 // is slow (loading the order, formatting) happens before the transaction.
-import { and, eq, sql } from 'drizzle-orm';
-import { documents, invoiceCounter, invoices } from '../../db/schema/index.ts';
+import { insertDocument, invoiceDocumentOfOrder } from '../../db/repositories/documents/documents.ts';
+import { insertInvoice, invoiceOfDocument, lockDocument, nextInvoiceNumber, numberDocument } from '../../db/repositories/documents/invoices.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { IssuedInvoice } from './invoiceTypes.ts';
 import { completeIssuer, missingIssuerSettings } from './issuer.ts';
 import type { Ctx } from '../context.ts';
@@ -23,8 +24,7 @@ export type IssueResult = { issued: IssuedInvoice } | { refused: string } | { sk
 type Draft = Omit<IssuedInvoice, 'number'>;
 
 async function existing(ctx: Ctx, documentId: number) {
-  const [row] = await ctx.db.select().from(invoices).where(eq(invoices.documentId, documentId));
-  return row;
+  return invoiceOfDocument(ctx.db, documentId);
 }
 
 /** The content of the order's invoice, before it has a number. */
@@ -77,22 +77,17 @@ async function creditDraft(ctx: Ctx, doc: DocumentRow, invoice: IssuedInvoice, n
 
 /** Numbers and stores a draft for the document, unless a concurrent run already did. */
 async function commitIssue(ctx: Ctx, doc: DocumentRow, draft: Draft, invoiceId: number | null): Promise<IssuedInvoice> {
-  return ctx.db.transaction(async (tx) => {
-    await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, doc.id)).for('update');
-    const [done] = await tx.select().from(invoices).where(eq(invoices.documentId, doc.id));
+  return transaction(ctx.db, async (tx) => {
+    await lockDocument(tx, doc.id);
+    const done = await invoiceOfDocument(tx, doc.id);
     if (done) return done.data as IssuedInvoice;
-    const [c] = await tx
-      .insert(invoiceCounter)
-      .values({ id: 1, lastNumber: 1 })
-      .onConflictDoUpdate({ target: invoiceCounter.id, set: { lastNumber: sql`${invoiceCounter.lastNumber} + 1` } })
-      .returning({ n: invoiceCounter.lastNumber });
-    const n = c!.n;
+    const n = await nextInvoiceNumber(tx);
     const issued: IssuedInvoice = { ...draft, number: formatInvoiceNumber(n) };
     const now = ctx.clock.now();
-    await tx.insert(invoices).values({ number: n, kind: draft.kind, orderId: doc.orderId!, documentId: doc.id, invoiceId, issuedAt: new Date(issued.issued_at), data: issued });
+    await insertInvoice(tx, { number: n, kind: draft.kind, orderId: doc.orderId!, documentId: doc.id, invoiceId, issuedAt: new Date(issued.issued_at), data: issued });
     const base = draft.kind === 'invoice' ? 'invoice' : 'credit-note';
-    await tx.update(documents).set({ invoiceNumber: n, filename: `${base}-${issued.number}.pdf` }).where(eq(documents.id, doc.id));
-    await tx.insert(documents).values({
+    await numberDocument(tx, doc.id, n, `${base}-${issued.number}.pdf`);
+    await insertDocument(tx, {
       kind: 'e_invoice',
       orderId: doc.orderId,
       accountId: doc.accountId,
@@ -125,9 +120,9 @@ export async function issueInvoice(ctx: Ctx, doc: DocumentRow): Promise<IssueRes
     return { issued: await commitIssue(ctx, doc, draft, null) };
   }
   // A credit note needs its invoice issued first (it may not be yet: both jobs can run at once).
-  const [invDoc] = await ctx.db.select().from(documents).where(and(eq(documents.orderId, doc.orderId!), eq(documents.kind, 'invoice')));
+  const invDoc = await invoiceDocumentOfOrder(ctx.db, doc.orderId!);
   if (!invDoc) return { skipped: true };
-  const inv = await issueInvoice(ctx, invDoc as DocumentRow);
+  const inv = await issueInvoice(ctx, { ...invDoc, content: null });
   if (!('issued' in inv)) return 'refused' in inv ? { refused: inv.refused.replace('invoice not issued', 'credit note not issued') } : inv;
   const invRow = await existing(ctx, invDoc.id);
   const draft = await creditDraft(ctx, doc, inv.issued, now);

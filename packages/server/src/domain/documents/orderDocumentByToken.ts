@@ -5,11 +5,10 @@
 // serves its order's document. A wrong token, a foreign item or a missing document are all the
 // same 404, so a link reveals nothing about orders it does not belong to.
 import { timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { documents, orderItems, orders } from '../../db/schema/index.ts';
+import { orderDocumentFile, orderHasItem, orderToken } from '../../db/repositories/documents/documents.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { downloadColumns, fileOf, type DocumentFile } from './downloadDocument.ts';
+import { fileOf, type DocumentFile } from './downloadDocument.ts';
 
 export type LinkKind = 'tickets' | 'events' | 'tours' | 'invoice';
 
@@ -29,16 +28,12 @@ function sameSecret(a: string, b: string): boolean {
 
 export async function orderDocumentByToken(ctx: Ctx, input: { orderId: number; itemId?: number; token: string; link: LinkKind }): Promise<DocumentFile> {
   const spec = LINKS[input.link];
-  const [order] = await ctx.db.select({ id: orders.id, token: orders.token }).from(orders).where(eq(orders.id, input.orderId));
+  const order = await orderToken(ctx.db, input.orderId);
   if (!order || !sameSecret(order.token, input.token)) throw notFound('document');
   if (spec.itemType) {
-    const [item] = await ctx.db
-      .select({ id: orderItems.id })
-      .from(orderItems)
-      .where(and(eq(orderItems.id, input.itemId ?? 0), eq(orderItems.orderId, order.id), eq(orderItems.type, spec.itemType)));
-    if (!item) throw notFound('document');
+    if (!(await orderHasItem(ctx.db, order.id, input.itemId ?? 0, spec.itemType))) throw notFound('document');
   }
-  const [row] = await ctx.db.select(downloadColumns).from(documents).where(and(eq(documents.orderId, order.id), eq(documents.kind, spec.kind)));
+  const row = await orderDocumentFile(ctx.db, order.id, spec.kind);
   if (!row) throw notFound('document');
   return fileOf(row, ctx.clock.now());
 }

@@ -11,9 +11,8 @@
 //   a stale PDF showing cancelled tickets as valid is never handed out. The invoice is never
 //   rendered again: an invoiced order gets a credit note for the cancelled items instead (its own
 //   number from the same sequence, referring to the invoice; ADR 0019).
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { documents } from '../../db/schema/index.ts';
+import { insertDocument, insertOrderDocuments, invoiceDocumentOfOrder, rearmOrderPdfs } from '../../db/repositories/documents/documents.ts';
 import type { Ctx } from '../context.ts';
 import { retentionEnd, statusAt, type DocumentKind, type DocumentSummary } from './internal.ts';
 
@@ -45,25 +44,22 @@ export async function queueFinalizedOrderDocuments(
   itemTypes: string[],
 ): Promise<DocumentSummary[]> {
   const now = ctx.clock.now();
-  const rows = await tx
-    .insert(documents)
-    .values(
-      orderDocumentKinds(order.id, itemTypes).map(({ kind, filename }) => ({
-        kind,
-        orderId: order.id,
-        accountId: order.accountId,
-        museumIds: order.museumIds,
-        filename,
-        contentType: 'application/pdf',
-        status: 'processing',
-        createdAt: now,
-        updatedAt: now,
-        availableUntil: retentionEnd(ctx, now),
-        renderPending: true,
-      })),
-    )
-    .onConflictDoNothing({ target: [documents.orderId, documents.kind], where: sql`${documents.kind} in ('ticket', 'invoice', 'confirmation')` })
-    .returning({ id: documents.id, kind: documents.kind, status: documents.status, filename: documents.filename, availableUntil: documents.availableUntil });
+  const rows = await insertOrderDocuments(
+    tx,
+    orderDocumentKinds(order.id, itemTypes).map(({ kind, filename }) => ({
+      kind,
+      orderId: order.id,
+      accountId: order.accountId,
+      museumIds: order.museumIds,
+      filename,
+      contentType: 'application/pdf',
+      status: 'processing',
+      createdAt: now,
+      updatedAt: now,
+      availableUntil: retentionEnd(ctx, now),
+      renderPending: true,
+    })),
+  );
   return rows.map((r) => ({ id: r.id, kind: r.kind as DocumentKind, status: statusAt(r, now), filename: r.filename }));
 }
 
@@ -71,26 +67,13 @@ export async function requeueOrderDocumentsAfterCancellation(tx: Tx, ctx: Ctx, o
   const now = ctx.clock.now();
   // A new generation: a render job still running for the old state cannot store its result.
   // The dispatcher adds the new render job after this commits (render_pending).
-  await tx
-    .update(documents)
-    .set({ status: 'processing', generation: sql`${documents.generation} + 1`, updatedAt: now, renderPending: true })
-    .where(
-      and(
-        eq(documents.orderId, orderId),
-        inArray(documents.kind, ['ticket', 'confirmation']),
-        isNull(documents.purgedAt),
-        sql`${documents.availableUntil} > ${now}`,
-      ),
-    );
+  await rearmOrderPdfs(tx, orderId, now);
   if (cancelledItemIds.length === 0) return;
   // An invoiced (finalized) order: a credit note for exactly these items. Its number is taken
   // by the render job, like the invoice's (issueInvoice.ts), not here on the order path.
-  const [invoice] = await tx
-    .select({ accountId: documents.accountId, museumIds: documents.museumIds })
-    .from(documents)
-    .where(and(eq(documents.orderId, orderId), eq(documents.kind, 'invoice')));
+  const invoice = await invoiceDocumentOfOrder(tx, orderId);
   if (!invoice) return;
-  await tx.insert(documents).values({
+  await insertDocument(tx, {
     kind: 'credit_note',
     orderId,
     accountId: invoice.accountId,

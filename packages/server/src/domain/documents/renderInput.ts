@@ -2,9 +2,8 @@
 // (domain/documents/renderTypes.ts). Runs outside any transaction; the render itself never touches the
 // database. Everything is in the customer's locale, else the instance's first (src/i18n); titles
 // fall back to the instance's locales, then any translation present.
-import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { barcodes, customers, eventDates, events, languages, museums, orderItems, orders, tickets, tours } from '../../db/schema/index.ts';
+import { orderRenderRows, type CustomerRow, type OrderItemRow, type OrderRow } from '../../db/repositories/documents/render.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
 import type { IssuedLine, IssuedParty } from './invoiceTypes.ts';
 import type {
@@ -14,7 +13,7 @@ import { formatDate, formatSlot, resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../context.ts';
 import { localDateOf } from '../time.ts';
 
-type Item = typeof orderItems.$inferSelect;
+type Item = OrderItemRow;
 
 function pick(t: Translated | null | undefined, locales: string[]): string {
   if (!t) return '';
@@ -32,13 +31,13 @@ function locationText(loc: Record<string, unknown> | null): string | null {
 }
 
 export interface OrderRenderData {
-  order: typeof orders.$inferSelect;
+  order: OrderRow;
   items: Item[];
   museum: RenderMuseum;
   titles: Map<number, string>;
   /** per order item: its barcodes in id order */
   codes: Map<number, Array<{ code: string; status: string }>>;
-  customer: typeof customers.$inferSelect | null;
+  customer: CustomerRow | null;
   languageNames: Map<number, string>;
   dayTickets: Set<number>;
   /** per order item of a time-slot ticket: the slot length in minutes */
@@ -50,26 +49,10 @@ export interface OrderRenderData {
 }
 
 export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number): Promise<OrderRenderData | null> {
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order) return null;
-  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
-  const museumId = items[0]?.museumId ?? order.museumIds[0];
-  const [m] = museumId ? await db.select().from(museums).where(eq(museums.id, museumId)) : [];
-  const ids = (f: (i: Item) => number | null) => [...new Set(items.map(f).filter((x): x is number => x !== null))];
-  const [ts, ds, trs, ls, cs, cust] = await Promise.all([
-    ids((i) => i.ticketId).length ? db.select().from(tickets).where(inArray(tickets.id, ids((i) => i.ticketId))) : [],
-    ids((i) => i.eventDateId).length
-      ? db.select({ id: eventDates.id, title: events.title }).from(eventDates).innerJoin(events, eq(events.id, eventDates.eventId))
-          .where(inArray(eventDates.id, ids((i) => i.eventDateId)))
-      : [],
-    ids((i) => i.tourId).length ? db.select().from(tours).where(inArray(tours.id, ids((i) => i.tourId))) : [],
-    ids((i) => i.languageId).length ? db.select().from(languages).where(inArray(languages.id, ids((i) => i.languageId))) : [],
-    items.length
-      ? db.select().from(barcodes).where(inArray(barcodes.orderItemId, items.map((i) => i.id))).orderBy(asc(barcodes.id))
-      : [],
-    order.customerId ? db.select().from(customers).where(eq(customers.id, order.customerId)) : [],
-  ]);
-  const locale = resolveLocale(cust[0]?.locale, ctx.config.locales[0]);
+  const rows = await orderRenderRows(db, orderId);
+  if (!rows) return null;
+  const { order, items, museum: m, tickets: ts, eventDates: ds, tours: trs, languages: ls, barcodes: cs, customer } = rows;
+  const locale = resolveLocale(customer?.locale, ctx.config.locales[0]);
   const L = [locale, ...ctx.config.locales];
   const titles = new Map<number, string>();
   const dayTickets = new Set<number>();
@@ -93,7 +76,7 @@ export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number)
     museum: { title: pick(m?.title, L) || 'Museum', time_zone: m?.timeZone ?? ctx.config.zone, location: locationText(m?.location ?? null) },
     titles,
     codes,
-    customer: cust[0] ?? null,
+    customer,
     languageNames: new Map(ls.map((l) => [l.id, l.name])),
     dayTickets,
     slotMinutes,

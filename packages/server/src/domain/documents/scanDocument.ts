@@ -3,30 +3,24 @@
 // A scanner failure (clamd down, timeout) throws: the job retries with backoff and the document
 // stays "processing" (202), never served unscanned. Safe to repeat: only a "processing" row
 // is decided, by a guarded UPDATE.
-import { and, eq } from 'drizzle-orm';
-import { documents } from '../../db/schema/index.ts';
+import { attachmentForScan, decideScanned } from '../../db/repositories/documents/documents.ts';
 import type { Scanner } from './scanner.ts';
 import type { Ctx } from '../context.ts';
 
 export type ScanResult = 'available' | 'rejected' | 'skipped';
 
 export async function scanDocument(ctx: Ctx, input: { documentId: number }, scanner: Scanner): Promise<ScanResult> {
-  const [doc] = await ctx.db
-    .select({ id: documents.id, content: documents.content, status: documents.status })
-    .from(documents)
-    .where(and(eq(documents.id, input.documentId), eq(documents.kind, 'attachment')));
+  const doc = await attachmentForScan(ctx.db, input.documentId);
   if (!doc || doc.status !== 'processing' || !doc.content) return 'skipped';
   const verdict = await scanner.scan(doc.content);
   const now = ctx.clock.now();
-  const decided = await ctx.db
-    .update(documents)
-    .set(
-      verdict.clean
-        ? { status: 'available', note: `clean (${verdict.engine})`, updatedAt: now }
-        : { status: 'rejected', content: null, purgedAt: now, note: `${verdict.signature} (${verdict.engine})`, updatedAt: now },
-    )
-    .where(and(eq(documents.id, doc.id), eq(documents.status, 'processing')))
-    .returning({ id: documents.id });
-  if (!decided.length) return 'skipped';
+  const decided = await decideScanned(
+    ctx.db,
+    doc.id,
+    verdict.clean
+      ? { status: 'available', note: `clean (${verdict.engine})`, updatedAt: now }
+      : { status: 'rejected', content: null, purgedAt: now, note: `${verdict.signature} (${verdict.engine})`, updatedAt: now },
+  );
+  if (!decided) return 'skipped';
   return verdict.clean ? 'available' : 'rejected';
 }

@@ -1,6 +1,6 @@
 // What the bytes of an upload are, from their leading "magic numbers", so a declared content
-// type can be checked against them (issue #14, defect 12): a file that says image/png but is a
-// PDF or an executable would be served to staff under a type their browser trusts.
+// type can be checked against them: a file that says image/png but is a PDF or an executable
+// would be served to staff under a type their browser trusts.
 // Signatures from the formats' specifications (PDF 1.7 §7.5.2, PNG §5.2, JFIF, GIF89a, RIFF/WebP,
 // TIFF 6.0, ZIP APPNOTE 4.3.7); text types are recognised as valid UTF-8 without NUL bytes.
 

@@ -1,6 +1,5 @@
-// Upload limits (issue #14, defect 5; docs/operations.md, "Upload limits"). One reseller could
-// store 52 MB in 7 s and fill the disk until PostgreSQL died. Two checks before an upload is
-// written:
+// Upload limits (docs/operations.md, "Upload limits"): one account must not be able to fill the
+// disk until PostgreSQL stops. Two checks before an upload is written:
 // - a per-account quota on stored upload bytes (ATRIUM_UPLOAD_QUOTA_BYTES), counted under a
 //   per-account lock in the inserting transaction, so parallel uploads cannot overshoot it;
 // - a free-space floor of the data directory's volume (ATRIUM_UPLOAD_MIN_FREE_BYTES), read with
@@ -8,8 +7,9 @@
 //   without a restart.
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { isDbError } from '../../db/errors.ts';
+import { lockAccountUploads, storedUploadBytes } from '../../db/repositories/documents/documents.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 
@@ -48,15 +48,6 @@ export async function assertDiskRoom(ctx: Ctx, incoming: number): Promise<void> 
   if (free !== null && free - incoming < floor) throw storageFull();
 }
 
-/** Bytes of uploads an account keeps stored (bytes of rejected or purged uploads are gone). */
-export async function storedUploadBytes(db: DbOrTx, accountId: number): Promise<number> {
-  const r = await db.execute<{ n: string }>(
-    sql`select coalesce(sum(byte_size), 0)::bigint::text n from documents
-        where account_id = ${accountId} and kind = 'attachment' and content is not null`,
-  );
-  return Number(r.rows[0]!.n);
-}
-
 /**
  * Inside the inserting transaction: takes the account's upload lock (held to commit, so the
  * next upload of the same account counts this one) and refuses what exceeds the quota.
@@ -64,15 +55,14 @@ export async function storedUploadBytes(db: DbOrTx, accountId: number): Promise<
 export async function assertQuota(tx: DbOrTx, ctx: Ctx, accountId: number, incoming: number): Promise<void> {
   const quota = ctx.config.uploadQuotaBytes;
   if (quota === 0) return;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('atrium-upload-quota:' || ${accountId}::integer, 0))`);
+  await lockAccountUploads(tx, accountId);
   const used = await storedUploadBytes(tx, accountId);
   if (used + incoming > quota) {
     throw new DomainError('STORAGE_QUOTA_EXCEEDED', `upload quota of this account exceeded: ${used} bytes stored of ${quota}`);
   }
 }
 
-/** PostgreSQL's disk_full (53100), possibly wrapped by Drizzle. */
+/** PostgreSQL's disk_full. */
 export function isDiskFull(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '53100' || e?.cause?.code === '53100';
+  return isDbError(err, 'DISK_FULL');
 }

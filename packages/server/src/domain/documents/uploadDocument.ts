@@ -4,8 +4,9 @@
 // allowed content type, valid base64, a size within the limit, bytes of the declared type, a
 // sanitised filename, room on the disk and in the account's quota (storage.ts).
 import { createHash } from 'node:crypto';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { documents, orders, requests } from '../../db/schema/index.ts';
+import { attachTargetInScope, insertDocument } from '../../db/repositories/documents/documents.ts';
+import type { RecordScope } from '../../db/repositories/scope.ts';
+import { transaction } from '../../db/transaction.ts';
 import { enqueue, TASKS } from '../../db/repositories/jobQueue.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
@@ -34,12 +35,12 @@ function decode(text: string): Buffer | null {
 }
 
 /** Whose order/request may this caller attach to: resellers their own, users within scope. */
-function ownerScope(p: Principal, table: typeof orders | typeof requests): SQL {
-  if (p.kind !== 'account') return sql`false`;
-  if (p.access === 'reseller') return eq(table.accountId, p.accountId);
-  if (p.access !== 'user') return sql`false`;
-  if (p.museumIds.length === 0) return sql`true`;
-  return sql`${table.museumIds} && ${sql.raw(`'{${p.museumIds.map(Number).join(',')}}'::integer[]`)}`;
+function ownerScope(p: Principal): RecordScope {
+  if (p.kind !== 'account') return { kind: 'none' };
+  if (p.access === 'reseller') return { kind: 'account', accountId: p.accountId };
+  if (p.access !== 'user') return { kind: 'none' };
+  if (p.museumIds.length === 0) return { kind: 'all' };
+  return { kind: 'museums', museumIds: p.museumIds };
 }
 
 export async function uploadDocument(ctx: Ctx, input: UploadDocumentInput): Promise<DocumentMeta> {
@@ -61,38 +62,31 @@ export async function uploadDocument(ctx: Ctx, input: UploadDocumentInput): Prom
   if (mismatch) throw invalid('document could not be saved', [mismatch]);
   const filename = withTypeExtension(sanitizeFilename(input.filename), contentType);
 
-  const table = hasOrder ? orders : requests;
-  const [owner] = await ctx.db
-    .select({ id: table.id, accountId: table.accountId, museumIds: table.museumIds })
-    .from(table)
-    .where(and(eq(table.id, (hasOrder ? input.order_id : input.request_id)!), ownerScope(ctx.principal, table)));
+  const owner = await attachTargetInScope(ctx.db, hasOrder ? 'order' : 'request', (hasOrder ? input.order_id : input.request_id)!, ownerScope(ctx.principal));
   if (!owner) throw notFound(hasOrder ? 'order' : 'request');
 
   await assertDiskRoom(ctx, content.length);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     await assertQuota(tx, ctx, owner.accountId, content.length);
-    const [row] = await tx
-      .insert(documents)
-      .values({
-        kind: 'attachment',
-        orderId: hasOrder ? owner.id : null,
-        requestId: hasOrder ? null : owner.id,
-        accountId: owner.accountId,
-        museumIds: owner.museumIds,
-        filename,
-        contentType,
-        byteSize: content.length,
-        status: 'processing',
-        content,
-        sha256: createHash('sha256').update(content).digest('hex'),
-        createdAt: now,
-        updatedAt: now,
-        availableUntil: retentionEnd(ctx, now),
-      })
-      .returning();
-    await enqueue(tx, TASKS.scanDocument, { documentId: row!.id }, { jobKey: `scan:${row!.id}` });
-    const { content: _bytes, ...meta } = row!;
+    const row = await insertDocument(tx, {
+      kind: 'attachment',
+      orderId: hasOrder ? owner.id : null,
+      requestId: hasOrder ? null : owner.id,
+      accountId: owner.accountId,
+      museumIds: owner.museumIds,
+      filename,
+      contentType,
+      byteSize: content.length,
+      status: 'processing',
+      content,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      createdAt: now,
+      updatedAt: now,
+      availableUntil: retentionEnd(ctx, now),
+    });
+    await enqueue(tx, TASKS.scanDocument, { documentId: row.id }, { jobKey: `scan:${row.id}` });
+    const { content: _bytes, ...meta } = row;
     return toMeta(meta, now);
   }).catch((err: unknown) => {
     // The disk filled between the floor check and the write: the same answer, not a 500.

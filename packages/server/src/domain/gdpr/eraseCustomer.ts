@@ -1,10 +1,15 @@
 // POST /customers/:id/erase and `atrium customer erase ID` (GDPR Art. 17): anonymises one person
 // everywhere we store them, in one transaction, and records that it happened (customer_erasures,
-// no personal data). What tax law requires for invoices is kept and named in the answer. Repeating
-// the call answers the first erasure again (already_erased). The erasure is of the person, so it
-// reaches their records in every museum, once the caller may reach the person (ADR 0015).
-import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
-import { customerErasures, customers, documents, idempotencyKeys, orderItems, orders, requests } from '../../db/schema/index.ts';
+// no personal data). Every free text tied to the person goes: the customer's fields, the orders'
+// comment, reference and foreign_id, attendee names, the requests' contact, notes, foreign_id
+// and decline reason, uploads' names and the bytes of every document but the tax documents.
+// What tax law requires for invoices is kept and named in the answer. Repeating the call
+// answers the first erasure again (already_erased). The erasure is of the person, so it reaches
+// their records in every museum, once the caller may reach the person (ADR 0015).
+import {
+  anonymiseAttendees, anonymiseCustomer, clearOrderTexts, clearRequestTexts, deleteStoredAnswersNaming, insertErasure, wipeDocuments,
+} from '../../db/repositories/gdpr.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { isoInZone } from '../time.ts';
 import { eraseFromOutbox } from './outbox.ts';
@@ -50,7 +55,7 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
   const p = staff(ctx.principal);
   const zone = ctx.config.zone;
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const person = await findPerson(tx, ctx, input.ref, true);
     const earlier = await erasureOf(tx, person.id);
     const rec = await personRecords(tx, person.id, p, true);
@@ -65,63 +70,33 @@ export async function eraseCustomer(ctx: Ctx, input: { ref: string | number }): 
     const orderIds = rec.orders.map((o) => o.id);
     const requestIds = rec.requests.map((r) => r.id);
     // Stored answers of Idempotency-Key requests may repeat the person's data (kept 24 hours).
-    const emailInJson = JSON.stringify(person.email).slice(1, -1);
-    const idem = await tx
-      .delete(idempotencyKeys)
-      .where(sql`strpos(${idempotencyKeys.responseBody}, ${emailInJson}) > 0
-        or strpos(${idempotencyKeys.responseBody}, ${`"customer_id":${person.id},`}) > 0
-        or strpos(${idempotencyKeys.responseBody}, ${`"customer_id":${person.id}}`}) > 0`)
-      .returning({ key: idempotencyKeys.key });
-
+    const idem = await deleteStoredAnswersNaming(tx, person.email, person.id);
+    // RFC 2606 reserves .invalid: the address can never reach anybody.
     const erasedEmail = `erased-${person.id}@erased.invalid`;
-    await tx
-      .update(customers)
-      .set({
-        foreignId: null, salutation: null, title: null, name: ERASED, surname: ERASED,
-        // RFC 2606 reserves .invalid: the address can never reach anybody.
-        email: erasedEmail,
-        phone: null, institution: null, street: null, zip: null, city: null, country: null, locale: null, updatedAt: now,
-      })
-      .where(eq(customers.id, person.id));
-    const comments = orderIds.length
-      ? await tx.update(orders).set({ comment: null, updatedAt: now }).where(and(inArray(orders.id, orderIds), isNotNull(orders.comment))).returning({ id: orders.id })
-      : [];
+    await anonymiseCustomer(tx, person.id, { name: ERASED, email: erasedEmail }, now);
+    const comments = await clearOrderTexts(tx, orderIds, now);
     const attendees = rec.items.reduce((n, i) => n + (i.attendees?.length ?? 0), 0);
-    if (orderIds.length) {
-      await tx
-        .update(orderItems)
-        .set({ attendees: sql`(select coalesce(jsonb_agg(jsonb_build_object('name', ${ERASED}::text, 'surname', ${ERASED}::text)), '[]'::jsonb) from jsonb_array_elements(${orderItems.attendees}))` })
-        .where(and(inArray(orderItems.orderId, orderIds), isNotNull(orderItems.attendees)));
-    }
+    await anonymiseAttendees(tx, orderIds, ERASED);
     const contacts = rec.requests.filter((r) => r.contact).length;
     const notes = rec.requests.filter((r) => r.notes).length;
-    if (requestIds.length) {
-      await tx.update(requests).set({ contact: null, notes: null, updatedAt: now }).where(inArray(requests.id, requestIds));
-    }
+    await clearRequestTexts(tx, requestIds, ERASED, now);
     // Tickets and confirmations print the person's name, uploads may be anything: their bytes
-    // go. The generation bump makes a render job still running discard its result.
-    const wipe = rec.documents.filter((d) => !TAX_KINDS.includes(d.kind)).map((d) => d.id);
-    const wiped = wipe.length
-      ? await tx
-          .update(documents)
-          .set({ content: null, status: 'expired', purgedAt: now, updatedAt: now, renderPending: false, generation: sql`${documents.generation} + 1`, filename: sql`case when ${documents.kind} = 'attachment' then 'erased' else ${documents.filename} end` })
-          .where(and(inArray(documents.id, wipe), notInArray(documents.kind, TAX_KINDS)))
-          .returning({ id: documents.id })
-      : [];
+    // go, and uploads lose the name the client gave them.
+    const wiped = await wipeDocuments(tx, rec.documents.filter((d) => !TAX_KINDS.includes(d.kind)).map((d) => d.id), TAX_KINDS, now);
     const outbox = await eraseFromOutbox(tx, ctx, { orders: orderIds, requests: requestIds, documents: rec.documents.map((d) => d.id) }, person.email, erasedEmail);
     const summary: ErasureSummary = {
       customer: 1,
-      order_comments: comments.length,
+      order_comments: comments,
       attendees,
       request_contacts: contacts,
       request_notes: notes,
-      documents_wiped: wiped.length,
-      idempotency_records: idem.length,
+      documents_wiped: wiped,
+      idempotency_records: idem,
       invoices_retained: invoices.length,
       outbox_events: outbox.events,
       mails: outbox.mails,
     };
-    await tx.insert(customerErasures).values({ customerId: person.id, erasedByAccountId: p.accountId, erasedAt: now, summary: { ...summary } });
+    await insertErasure(tx, { customerId: person.id, erasedByAccountId: p.accountId, erasedAt: now, summary: { ...summary } });
     return { customer_id: person.id, erased_at: isoInZone(now, zone), already_erased: false, anonymised: summary, retained, logs: LOGS };
   });
 }

@@ -1,16 +1,14 @@
 // What is stored about one person (ADR 0015, docs/adr/0015-personal-data-scope-and-gdpr.md):
 // the customer row, the orders and requests that name it, the attendees on those orders, the
 // contacts on those requests, and the documents of both. Shared by export and erase.
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { customerErasures, documents, orderItems, orders, requests } from '../../db/schema/index.ts';
+import type { CustomerRow } from '../../db/repositories/customers.ts';
+import { countCustomerRecords, erasureOfCustomer, recordsOfCustomer, type CustomerRecordRows } from '../../db/repositories/gdpr.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { findCustomer, type CustomerRow } from '../customers/internal.ts';
-import { metaColumns, visibleDocuments } from '../documents/internal.ts';
-import { visibleOrdersWhere } from '../../db/repositories/orders.ts';
-import { orderScope } from '../orders/internal.ts';
-import type { AccountPrincipal, Principal } from '../principal.ts';
+import { findCustomer } from '../customers/internal.ts';
+import { visibleDocuments } from '../documents/internal.ts';
+import { readScope, type AccountPrincipal, type Principal } from '../principal.ts';
 import { visibleRequests } from '../requests/internal.ts';
 
 /** Export and erase are staff actions (user tokens, and the command line's system context). */
@@ -36,11 +34,7 @@ export function personReader(p: AccountPrincipal): AccountPrincipal {
   return { ...p, rights: new Set([...p.rights, 'orders:read', 'requests:read', 'documents:read']) };
 }
 
-export interface PersonRecords {
-  orders: Array<typeof orders.$inferSelect>;
-  items: Array<typeof orderItems.$inferSelect>;
-  requests: Array<typeof requests.$inferSelect>;
-  documents: Array<Omit<typeof documents.$inferSelect, 'content'>>;
+export interface PersonRecords extends CustomerRecordRows {
   /** Whether every record of the person is in the list (false: some lie outside the caller's museums). */
   complete: boolean;
 }
@@ -48,30 +42,20 @@ export interface PersonRecords {
 /** The person's records the principal may see (`all` = no scope: the erasure's view). */
 export async function personRecords(db: DbOrTx, customerId: number, p: AccountPrincipal, all = false): Promise<PersonRecords> {
   const reader = personReader(p);
-  const within = (cond: SQL, scope: SQL) => (all ? cond : and(cond, scope)!);
-  const os = await db.select().from(orders).where(within(eq(orders.customerId, customerId), visibleOrdersWhere(orderScope(reader)))).orderBy(asc(orders.id));
-  const rs = await db.select().from(requests).where(within(eq(requests.customerId, customerId), visibleRequests(reader))).orderBy(asc(requests.id));
-  const orderIds = os.map((o) => o.id);
-  const requestIds = rs.map((r) => r.id);
-  const items = orderIds.length ? await db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : [];
-  const owners = or(
-    orderIds.length ? inArray(documents.orderId, orderIds) : sql`false`,
-    requestIds.length ? inArray(documents.requestId, requestIds) : sql`false`,
-  )!;
-  const docs = orderIds.length + requestIds.length
-    ? await db.select(metaColumns).from(documents).where(within(owners, visibleDocuments(reader))).orderBy(asc(documents.id))
-    : [];
+  // The orders rule is the one of the orders area (orders/internal.ts visibleOrders).
+  const rows = await recordsOfCustomer(
+    db,
+    customerId,
+    all ? 'all' : { orders: readScope(reader, 'orders'), requests: visibleRequests(reader), documents: visibleDocuments(reader) },
+  );
   let complete = true;
   if (!all) {
-    const [n] = (await db.execute<{ o: number; r: number }>(sql`select
-      (select count(*)::int from ${orders} where ${orders.customerId} = ${customerId}) o,
-      (select count(*)::int from ${requests} where ${requests.customerId} = ${customerId}) r`)).rows;
-    complete = n!.o === os.length && n!.r === rs.length;
+    const n = await countCustomerRecords(db, customerId);
+    complete = n.orders === rows.orders.length && n.requests === rows.requests.length;
   }
-  return { orders: os, items, requests: rs, documents: docs, complete };
+  return { ...rows, complete };
 }
 
 export async function erasureOf(db: DbOrTx, customerId: number) {
-  const [row] = await db.select().from(customerErasures).where(eq(customerErasures.customerId, customerId));
-  return row ?? null;
+  return erasureOfCustomer(db, customerId);
 }

@@ -2,13 +2,11 @@
 // role). Museum scope applies as everywhere: a scoped admin manages only accounts confined to
 // museums of their own scope; an account that reaches every museum (empty scope) or a museum
 // outside theirs is "not found" for them, so a scoped admin can never hand out wider access.
-import { eq } from 'drizzle-orm';
-import { accounts, apiTokens } from '../../db/schema/index.ts';
+import { accountById, tokenById, type AccountRow } from '../../db/repositories/accounts.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { AccountPrincipal, Principal } from '../principal.ts';
 
-export type AccountRow = typeof accounts.$inferSelect;
 
 export function accountInScope(p: Principal, accountMuseums: number[]): boolean {
   if (p.museumIds.length === 0) return true;
@@ -17,14 +15,14 @@ export function accountInScope(p: Principal, accountMuseums: number[]): boolean 
 
 /** The account, when it exists and lies in the caller's scope; else NOT_FOUND. */
 export async function partnerAccount(ctx: Ctx, accountId: number): Promise<AccountRow> {
-  const [a] = Number.isSafeInteger(accountId) ? await ctx.db.select().from(accounts).where(eq(accounts.id, accountId)) : [];
+  const a = Number.isSafeInteger(accountId) ? await accountById(ctx.db, accountId) : null;
   if (!a || !accountInScope(ctx.principal, a.museumIds)) throw notFound('account');
   return a;
 }
 
 /** The account of a token, checked the same way (a token id outside the scope is NOT_FOUND). */
 export async function tokenAccount(ctx: Ctx, tokenId: number): Promise<AccountRow> {
-  const [t] = Number.isSafeInteger(tokenId) ? await ctx.db.select({ accountId: apiTokens.accountId }).from(apiTokens).where(eq(apiTokens.id, tokenId)) : [];
+  const t = Number.isSafeInteger(tokenId) ? await tokenById(ctx.db, tokenId) : null;
   if (!t) throw notFound('token');
   try {
     return await partnerAccount(ctx, t.accountId);

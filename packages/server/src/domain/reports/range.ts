@@ -1,11 +1,11 @@
 // The date range and museum scope every report runs on. Dates are museum-local calendar days
 // ('YYYY-MM-DD', both ends included); each museum's own zone decides which day an instant
 // belongs to. The range is bounded so one report cannot scan years of orders by accident.
-import { museums } from '../../db/schema/index.ts';
+import { museumTitleRows, museumZones, type ReportRange } from '../../db/repositories/reports.ts';
 import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
-import { daysBetween, isValidDate } from '../time.ts';
+import { addDays, daysBetween, isValidDate } from '../time.ts';
 
 export const MAX_REPORT_DAYS = 366;
 
@@ -35,7 +35,7 @@ export async function reportScope(ctx: Ctx, input: ReportInput): Promise<ReportS
   }
   if (errors.length) throw invalid(errors.join('; '), errors);
   if (input.museum_id !== undefined && !inMuseumScope(ctx.principal, input.museum_id)) throw notFound('museum');
-  const rows = await ctx.db.select({ id: museums.id, zone: museums.timeZone }).from(museums);
+  const rows = await museumZones(ctx.db);
   const wanted = rows.filter((m) => (input.museum_id === undefined ? inMuseumScope(ctx.principal, m.id) : m.id === input.museum_id));
   if (input.museum_id !== undefined && wanted.length === 0) throw notFound('museum');
   return { from: input.from, to: input.to, museums: wanted.sort((a, b) => a.id - b.id) };
@@ -44,9 +44,17 @@ export async function reportScope(ctx: Ctx, input: ReportInput): Promise<ReportS
 /** SQL-ready museum ids (an impossible id when the scope holds none, so the query stays valid). */
 export const museumIdsOf = (s: ReportScope) => (s.museums.length ? s.museums.map((m) => m.id) : [-1]);
 
+/**
+ * The range as the report statements take it. Every zone is within ±14 h of UTC: instants from
+ * a day before `from` to two days after `to` hold every local day of the range.
+ */
+export function rangeOf(s: ReportScope): ReportRange {
+  return { from: s.from, to: s.to, museumIds: museumIdsOf(s), lo: `${addDays(s.from, -1)}T00:00:00Z`, hi: `${addDays(s.to, 2)}T00:00:00Z` };
+}
+
 /** The museums a report may be narrowed to (the caller's scope), with titles in `locale`. */
 export async function reportMuseums(ctx: Ctx, locale: string): Promise<Array<{ id: number; title: string }>> {
-  const rows = await ctx.db.select({ id: museums.id, title: museums.title }).from(museums);
+  const rows = await museumTitleRows(ctx.db);
   return rows
     .filter((m) => inMuseumScope(ctx.principal, m.id))
     .sort((a, b) => a.id - b.id)

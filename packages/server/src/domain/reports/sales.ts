@@ -2,8 +2,7 @@
 // box office, a reseller), with net, VAT and gross per VAT rate. The ledger comes from SQL
 // (salesLines.ts); the amounts of each line come from the invoices' own rule (lineAmounts), so a
 // report's VAT equals the sum of what the invoices and credit notes show.
-import { inArray } from 'drizzle-orm';
-import { accounts, events, tickets, tours } from '../../db/schema/index.ts';
+import { accountNames, productTitles, type ProductKind } from '../../db/repositories/reports.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
 import { lineAmounts } from '../pricing/vat.ts';
 import type { Ctx } from '../context.ts';
@@ -78,16 +77,13 @@ async function labelsFor(ctx: Ctx, by: SalesDimension, keys: string[], locales: 
   const out = new Map<string, string>();
   const idsOf = (prefix: string) => [...new Set(keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => Number(k.split(':')[1])))];
   if (by === 'ticket') {
-    const load = async (prefix: string, table: typeof tickets | typeof events | typeof tours) => {
-      const ids = idsOf(prefix);
-      if (!ids.length) return;
-      const rows = await ctx.db.select({ id: table.id, title: table.title }).from(table).where(inArray(table.id, ids));
-      for (const r of rows) out.set(`${prefix}:${r.id}`, pick(r.title, locales) || `${prefix} ${r.id}`);
+    const load = async (prefix: ProductKind) => {
+      for (const r of await productTitles(ctx.db, prefix, idsOf(prefix))) out.set(`${prefix}:${r.id}`, pick(r.title, locales) || `${prefix} ${r.id}`);
     };
-    await Promise.all([load('Ticket', tickets), load('Event', events), load('Tour', tours)]);
+    await Promise.all([load('Ticket'), load('Event'), load('Tour')]);
   } else if (by === 'channel') {
     const ids = [...new Set(keys.map((k) => Number(k.slice(k.lastIndexOf(':') + 1))))];
-    const rows = ids.length ? await ctx.db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.id, ids)) : [];
+    const rows = await accountNames(ctx.db, ids);
     const names = new Map(rows.map((r) => [r.id, r.name]));
     for (const k of keys) {
       const i = k.lastIndexOf(':');

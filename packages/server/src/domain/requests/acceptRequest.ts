@@ -4,9 +4,8 @@
 // a sold-out slot (SLOT_SOLD_OUT) or any other refusal rolls back the order and leaves the
 // request pending with nothing written. The request row stays locked throughout, so a second
 // accept waits and then finds it accepted (REQUEST_NOT_PENDING): never two orders.
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { orders } from '../../db/schema/index.ts';
+import { passOrderToAccount } from '../../db/repositories/requests.ts';
 import type { Ctx } from '../context.ts';
 import { createOrder } from '../orders/createOrder.ts';
 import { assertStaff, decide } from './decide.ts';
@@ -29,8 +28,9 @@ export async function acceptRequest(ctx: Ctx, id: number): Promise<RequestView> 
       finalize: true,
     });
     // Staff book it, the requester owns it: the reseller (or user) that asked sees the order
-    // named by order_id among its own orders; staff still see it through their museum scope.
-    await tx.update(orders).set({ accountId: row.accountId }).where(eq(orders.id, order.id));
+    // named by order_id among its own orders, and its documents with their events; staff still
+    // see them through their museum scope.
+    await passOrderToAccount(tx, order.id, row.accountId);
     return { orderId: order.id };
   });
 }

@@ -4,9 +4,10 @@
 // the unique index (account_id, foreign_id) before doing any work and gets a unique violation as
 // soon as the winner commits. That violation rolls the loser back and it answers with the winner
 // (same content) or FOREIGN_ID_CONFLICT (different content): never a second request.
-import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { requestItems, requests } from '../../db/schema/index.ts';
+import { isDbError } from '../../db/errors.ts';
+import { insertRequestRow, insertRequestItems, requestOfAccountByForeignId, updateRequest } from '../../db/repositories/requests.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { resolveOrderCustomer } from '../customers/resolveOrderCustomer.ts';
 import { DomainError, invalid } from '../errors.ts';
@@ -31,10 +32,7 @@ export interface CreateRequestInput {
 export const SAVE_FAILED = 'request could not be saved';
 
 async function existingByForeignId(ctx: Ctx, accountId: number, foreignId: string, hash: string) {
-  const [row] = await ctx.db
-    .select()
-    .from(requests)
-    .where(and(eq(requests.accountId, accountId), eq(requests.foreignId, foreignId)));
+  const row = await requestOfAccountByForeignId(ctx.db, accountId, foreignId);
   if (!row) return null;
   if (row.requestHash !== hash) {
     throw new DomainError('FOREIGN_ID_CONFLICT', 'a request with this foreign_id exists with different content');
@@ -43,10 +41,7 @@ async function existingByForeignId(ctx: Ctx, accountId: number, foreignId: strin
 }
 
 function isForeignIdViolation(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
-    if (e.code === '23505') return e.constraint === 'requests_account_foreign_id';
-  }
-  return false;
+  return isDbError(err, 'UNIQUE_VIOLATION', 'requests_account_foreign_id');
 }
 
 export async function createRequest(ctx: Ctx, input: CreateRequestInput): Promise<{ request: RequestView; replayed: boolean }> {
@@ -61,7 +56,7 @@ export async function createRequest(ctx: Ctx, input: CreateRequestInput): Promis
   }
   try {
     // The answer is read inside the transaction: a 201 is only sent for what committed.
-    const request = await ctx.db.transaction((tx) => insertRequest(tx, ctx, accountId, input, hash));
+    const request = await transaction(ctx.db, (tx) => insertRequest(tx, ctx, accountId, input, hash));
     return { request, replayed: false };
   } catch (err) {
     if (foreignId && isForeignIdViolation(err)) {
@@ -80,23 +75,19 @@ async function insertRequest(tx: Tx, ctx: Ctx, accountId: number, input: CreateR
 
   let id: number | null = null;
   if (errors.length === 0) {
-    const [row] = await tx
-      .insert(requests)
-      .values({
-        accountId,
-        foreignId: input.foreign_id ?? null,
-        status: 'pending',
-        date: input.date!,
-        participants: input.participants!,
-        companions: input.companions ?? 0,
-        notes: input.notes?.trim() || null,
-        contact,
-        requestHash: hash,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: requests.id });
-    id = row!.id;
+    id = await insertRequestRow(tx, {
+      accountId,
+      foreignId: input.foreign_id ?? null,
+      status: 'pending',
+      date: input.date!,
+      participants: input.participants!,
+      companions: input.companions ?? 0,
+      notes: input.notes?.trim() || null,
+      contact,
+      requestHash: hash,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   // Checked even when the fields above failed, so one answer lists every problem.
@@ -124,9 +115,9 @@ async function insertRequest(tx: Tx, ctx: Ctx, accountId: number, input: CreateR
   // Throwing rolls back everything above (the row, an embedded customer): nothing is written.
   if (errors.length || id === null) throw invalid(SAVE_FAILED, errors);
 
-  await tx.insert(requestItems).values(items.map((i) => ({ requestId: id, tourId: i.tourId, languageId: i.languageId, startAt: i.startAt })));
+  await insertRequestItems(tx, id, items);
   const museumIds = [...new Set(items.map((i) => i.museumId))].sort((a, b) => a - b);
-  await tx.update(requests).set({ customerId, museumIds }).where(eq(requests.id, id));
+  await updateRequest(tx, id, { customerId, museumIds });
   await recordEvent({ ...ctx, db: tx }, 'request.created', { subject: { type: 'request', id }, accountId, museumIds });
   return reload(tx, id);
 }

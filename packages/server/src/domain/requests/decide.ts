@@ -1,9 +1,9 @@
 // The state changes of a request, each on the row locked FOR UPDATE so that two concurrent
 // decisions serialise: the second one finds the request no longer pending (REQUEST_NOT_PENDING)
 // instead of, say, accepting twice and booking two orders.
-import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { requests } from '../../db/schema/index.ts';
+import { updateRequest, type NewRequest } from '../../db/repositories/requests.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden } from '../errors.ts';
 import { recordEvent } from '../events/record.ts';
@@ -23,19 +23,16 @@ export function decide(
   ctx: Ctx,
   id: number,
   to: Exclude<RequestStatus, 'pending'>,
-  work: (tx: Tx, row: RequestRow) => Promise<Partial<typeof requests.$inferInsert>>,
+  work: (tx: Tx, row: RequestRow) => Promise<Partial<NewRequest>>,
   guard: (row: RequestRow) => void = () => {},
 ): Promise<RequestView> {
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const row = await findRequest(tx, ctx, id, true);
     guard(row);
     assertPending(row);
     const changes = await work(tx, row);
     const now = ctx.clock.now();
-    await tx
-      .update(requests)
-      .set({ ...changes, status: to, decidedAt: now, updatedAt: now })
-      .where(eq(requests.id, row.id));
+    await updateRequest(tx, row.id, { ...changes, status: to, decidedAt: now, updatedAt: now });
     if (to === 'accepted' || to === 'declined') {
       await recordEvent({ ...ctx, db: tx }, `request.${to}`, { subject: { type: 'request', id: row.id }, accountId: row.accountId, museumIds: row.museumIds });
     }

@@ -1,8 +1,7 @@
 // GET /requests: the caller's visible requests, id ascending, paginated. Filters: foreign_id,
 // status and updated_since (a date means the start of that day in the instance zone, a timestamp
 // that instant) so a client can look up a request after a timeout (spec 7.4) or sync changes.
-import { and, asc, count, eq, gte, type SQL } from 'drizzle-orm';
-import { requests } from '../../db/schema/index.ts';
+import { pageOfRequests, type RequestFilter } from '../../db/repositories/requests.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { isValidDate, parseTimestamp, startOfLocalDay } from '../time.ts';
@@ -21,30 +20,22 @@ export async function listRequests(
   input: ListRequestsInput,
 ): Promise<{ requests: RequestView[]; total: number; page: number; perPage: number }> {
   const zone = ctx.config.zone;
-  const where: SQL[] = [visibleRequests(ctx.principal)];
+  const filter: RequestFilter = { scope: visibleRequests(ctx.principal) };
   if (input.foreign_id !== undefined) {
     // PostgreSQL refuses NUL in a parameter; no stored foreign_id contains one anyway.
     if (input.foreign_id.includes('\u0000')) throw new DomainError('VALIDATION_FAILED', 'foreign_id is invalid');
-    where.push(eq(requests.foreignId, input.foreign_id));
+    filter.foreignId = input.foreign_id;
   }
-  if (input.status) where.push(eq(requests.status, input.status));
+  if (input.status) filter.status = input.status;
   if (input.updated_since) {
     const since = isValidDate(input.updated_since)
       ? startOfLocalDay(input.updated_since, zone)
       : parseTimestamp(input.updated_since, zone);
     if (!since) throw new DomainError('VALIDATION_FAILED', 'updated_since must be a date (YYYY-MM-DD) or an ISO 8601 timestamp');
-    where.push(gte(requests.updatedAt, since));
+    filter.updatedSince = since;
   }
   const page = input.page ?? 1;
   const perPage = Math.min(input.per_page ?? ctx.config.defaultPerPage, ctx.config.maxPerPageAuthenticated);
-  const cond = and(...where);
-  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(requests).where(cond);
-  const rows = await ctx.db
-    .select()
-    .from(requests)
-    .where(cond)
-    .orderBy(asc(requests.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage);
-  return { requests: await loadViews(ctx.db, rows), total: Number(n), page, perPage };
+  const { rows, total } = await pageOfRequests(ctx.db, filter, { limit: perPage, offset: (page - 1) * perPage });
+  return { requests: await loadViews(ctx.db, rows), total, page, perPage };
 }

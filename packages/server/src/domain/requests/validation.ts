@@ -2,9 +2,8 @@
 // request, its contact and its items, so a client sees every problem in one answer. The contact
 // reuses the customer rules (email format, phone at least 5 characters, lengths), so one
 // vocabulary serves customers, contacts and requests.
-import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { museums, tourLanguages, tours } from '../../db/schema/index.ts';
+import { tourOffersLanguage, tourWithZone } from '../../db/repositories/requests.ts';
 import type { RequestContact } from '../../db/schema/requests.ts';
 import { isTourStart } from '../capacity/slots.ts';
 import { isBookableBy } from '../catalog/visibility.ts';
@@ -102,22 +101,14 @@ export async function checkItems(
   const now = ctx.clock.now();
   for (const [n, item] of (input.items ?? []).entries()) {
     const at = `items[${n}]`;
-    const [row] = await tx
-      .select({ t: tours, zone: museums.timeZone })
-      .from(tours)
-      .innerJoin(museums, eq(museums.id, tours.museumId))
-      .where(eq(tours.id, item.tour_id));
+    const row = await tourWithZone(tx, item.tour_id);
     if (!row) {
       errors.push(`${at}: tour ${item.tour_id} not found`);
       continue;
     }
     const { t, zone } = row;
     if (!isBookableBy(ctx.principal, t)) throw new DomainError('NOT_BOOKABLE', 'tour not bookable in the current auth context');
-    const [offered] = await tx
-      .select({ id: tourLanguages.languageId })
-      .from(tourLanguages)
-      .where(and(eq(tourLanguages.tourId, t.id), eq(tourLanguages.languageId, item.language_id)));
-    if (!offered) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${t.id} is not offered in language ${item.language_id}`);
+    if (!(await tourOffersLanguage(tx, t.id, item.language_id))) throw new DomainError('LANGUAGE_NOT_AVAILABLE', `tour ${t.id} is not offered in language ${item.language_id}`);
     const p = input.participants;
     if (p !== undefined && p >= 1 && p < t.minPersons) errors.push(`${at}: tour ${t.id} needs at least ${t.minPersons} participants`);
     if (p !== undefined && p > t.maxPersons) errors.push(`${at}: tour ${t.id} takes at most ${t.maxPersons} participants`);

@@ -5,9 +5,8 @@
 // refuse further tries until the window has passed. A trusted browser is refused only after its
 // own DEVICE_LIMIT failures, so nobody else's failures lock out the right password there. A
 // throttled attempt is not verified at all (no timing signal either).
-import { and, eq, gt, sql } from 'drizzle-orm';
-import { staffLoginAttempts, staffUsers } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { deleteSignInAttemptsBefore, failedSignIns, insertSignInAttempt, staffUserByEmail } from '../../db/repositories/staff.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { purgeDevices, trustedDevice } from './devices.ts';
@@ -25,12 +24,7 @@ export const throttled = () =>
   new DomainError('RATE_LIMITED', 'too many failed sign-ins; try again in 15 minutes', { retryAfter: WINDOW_MS / 1000 });
 
 async function failures(ctx: Base, column: 'email' | 'address', value: string, since: Date): Promise<number> {
-  const col = column === 'email' ? staffLoginAttempts.email : staffLoginAttempts.address;
-  const [r] = await ctx.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(staffLoginAttempts)
-    .where(and(eq(col, value), eq(staffLoginAttempts.succeeded, false), gt(staffLoginAttempts.at, since)));
-  return r?.n ?? 0;
+  return failedSignIns(ctx.db, column, value, since);
 }
 
 export async function authenticate(ctx: Base, input: { email: string; password: string; address: string; device?: string | undefined }): Promise<StaffIdentity> {
@@ -38,7 +32,7 @@ export async function authenticate(ctx: Base, input: { email: string; password: 
   const password = String(input.password ?? '').slice(0, 256);
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - WINDOW_MS);
-  const [user] = await ctx.db.select().from(staffUsers).where(sql`lower(${staffUsers.email}) = ${email}`);
+  const user = await staffUserByEmail(ctx.db, email);
   const device = await trustedDevice(ctx, input.device, user?.id, email, since);
   if (!device && ((await failures(ctx, 'email', email, since)) >= ACCOUNT_LIMIT || (await failures(ctx, 'address', input.address, since)) >= ADDRESS_LIMIT)) {
     throw throttled();
@@ -46,7 +40,7 @@ export async function authenticate(ctx: Base, input: { email: string; password: 
   let ok = false;
   if (user) ok = (await verifyPassword(user.passwordHash, password)) && user.disabledAt === null;
   else await verifyDummy(password);
-  await ctx.db.insert(staffLoginAttempts).values({ email, address: input.address, succeeded: ok, at: now, device });
+  await insertSignInAttempt(ctx.db, { email, address: input.address, succeeded: ok, at: now, device });
   if (!ok || !user) throw wrongCredentials();
   return { id: user.id, email: user.email, role: user.role as StaffRole, museumIds: user.museumIds, locale: user.locale as 'de' | 'en' };
 }
@@ -54,5 +48,5 @@ export async function authenticate(ctx: Base, input: { email: string; password: 
 /** Removes attempts older than the window and devices unused for a year (housekeeping). */
 export async function purgeLoginAttempts(ctx: Base): Promise<void> {
   await purgeDevices(ctx);
-  await ctx.db.delete(staffLoginAttempts).where(sql`${staffLoginAttempts.at} < ${new Date(ctx.clock.now().getTime() - WINDOW_MS)}`);
+  await deleteSignInAttemptsBefore(ctx.db, new Date(ctx.clock.now().getTime() - WINDOW_MS));
 }

@@ -3,7 +3,7 @@
 // what is left) beside what was sold (active items of finalized orders) and checked in (valid
 // entry scans). Used capacity is never computed here: "held" is the availability module's
 // used (capacity − left) minus sold, i.e. reservations and pending orders.
-import { sql } from 'drizzle-orm';
+import { ticketSlotsPeopleIn, ticketSlotsSold, type TicketSlotCount } from '../../db/repositories/staff.ts';
 import { getTicketCapacities } from '../availability/getTicketCapacities.ts';
 import { dateParam, visibleTickets } from '../availability/internal.ts';
 import { getOpeningHours, type OpeningHoursAnswer } from '../catalog/getOpeningHours.ts';
@@ -19,23 +19,12 @@ export interface DaySlot { start: Date; capacity: number; left: number | null; s
 export interface DayPool { quotaId: number; tickets: string[]; slots: DaySlot[] }
 export interface DayMuseum { id: number; title: string; zone: string; hours: OpeningHoursAnswer; closures: ClosureView[]; pools: DayPool[]; events: DayEvent[] }
 
-type Count = { ticket_id: number; start_at: Date; n: number };
+type Count = TicketSlotCount;
 
 async function counts(ctx: Ctx, ticketIds: number[], from: Date, to: Date): Promise<{ sold: Count[]; inside: Count[] }> {
   if (ticketIds.length === 0) return { sold: [], inside: [] };
-  const ids = `{${ticketIds.join(',')}}`;
-  const [sold, inside] = await Promise.all([
-    ctx.db.execute<Count>(sql`
-      select oi.ticket_id, oi.start_at, sum(oi.quantity)::int as n from order_items oi join orders o on o.id = oi.order_id
-       where oi.ticket_id = any(${ids}::int[]) and oi.start_at >= ${from} and oi.start_at < ${to}
-         and oi.status = 'active' and o.status = 'finalized' group by 1, 2`),
-    ctx.db.execute<Count>(sql`
-      select oi.ticket_id, oi.start_at, sum(s.people_count)::int as n from scans s join order_items oi on oi.id = s.order_item_id
-       where oi.ticket_id = any(${ids}::int[]) and oi.start_at >= ${from} and oi.start_at < ${to}
-         and s.result = 'valid' and s.direction = 'entry' group by 1, 2`),
-  ]);
-  const fix = (r: Count) => ({ ...r, start_at: new Date(r.start_at) });
-  return { sold: sold.rows.map(fix), inside: inside.rows.map(fix) };
+  const [sold, inside] = await Promise.all([ticketSlotsSold(ctx.db, ticketIds, from, to), ticketSlotsPeopleIn(ctx.db, ticketIds, from, to)]);
+  return { sold, inside };
 }
 
 export async function daySheet(ctx: Ctx, input: { date?: string; locale: string }): Promise<{ date: string; museums: DayMuseum[] }> {

@@ -1,9 +1,8 @@
 // Demo mode only (`npm start` = `atrium serve --demo`): when there is no staff user yet, an
 // admin and a box-office user with a documented demo password, so the console is usable out of
 // the box. A real install creates its first admin with `atrium user create --role admin`.
-import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { staffUsers } from '../../db/schema/index.ts';
+import { countStaffUserRows } from '../../db/repositories/staff.ts';
 import type { Clock } from '../clock.ts';
 import { createStaffUser } from './users.ts';
 
@@ -12,8 +11,7 @@ export const DEMO_ADMIN = 'admin@demo.atrium.invalid';
 export const DEMO_DESK = 'desk@demo.atrium.invalid';
 
 export async function countStaffUsers(db: DbOrTx): Promise<number> {
-  const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(staffUsers);
-  return r?.n ?? 0;
+  return countStaffUserRows(db);
 }
 
 /** Creates the demo users when there are no staff users; true when it did. */

@@ -5,9 +5,8 @@
 // applying to every other browser. A trusted device has a lockout of its own (DEVICE_LIMIT
 // failures in the window), so a stolen cookie is not a way around the throttle either.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { staffDevices, staffLoginAttempts } from '../../db/schema/index.ts';
+import { deleteDevicesUnusedSince, deviceFailures, deviceKnown, upsertDevice } from '../../db/repositories/staffDevices.ts';
 import type { Clock } from '../clock.ts';
 
 type Base = { db: DbOrTx; clock: Clock };
@@ -27,30 +26,19 @@ export async function trustedDevice(ctx: Base, token: string | undefined, userId
   // An unknown email costs the same lookup as a known one (no timing signal).
   const user = userId ?? -1;
   const oldest = new Date(ctx.clock.now().getTime() - DEVICE_MAX_AGE_MS);
-  const [known] = await ctx.db
-    .select({ n: sql<number>`1` })
-    .from(staffDevices)
-    .where(and(eq(staffDevices.idHash, idHash), eq(staffDevices.staffUserId, user), gt(staffDevices.lastUsedAt, oldest)));
-  if (!known) return null;
-  const [failed] = await ctx.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(staffLoginAttempts)
-    .where(and(eq(staffLoginAttempts.device, idHash), eq(staffLoginAttempts.email, email), eq(staffLoginAttempts.succeeded, false), gt(staffLoginAttempts.at, since)));
-  return (failed?.n ?? 0) < DEVICE_LIMIT ? idHash : null;
+  if (!(await deviceKnown(ctx.db, idHash, user, oldest))) return null;
+  return (await deviceFailures(ctx.db, idHash, email, since)) < DEVICE_LIMIT ? idHash : null;
 }
 
 /** After a successful sign-in: trusts this browser for the account; returns the cookie to set. */
 export async function rememberDevice(ctx: Base, token: string | undefined, userId: number): Promise<string> {
   const value = token && TOKEN.test(token) ? token : randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
-  await ctx.db
-    .insert(staffDevices)
-    .values({ idHash: hashOf(value), staffUserId: userId, createdAt: now, lastUsedAt: now })
-    .onConflictDoUpdate({ target: [staffDevices.idHash, staffDevices.staffUserId], set: { lastUsedAt: now } });
+  await upsertDevice(ctx.db, hashOf(value), userId, now);
   return value;
 }
 
 /** Forgets devices not used to sign in for a year (housekeeping). */
 export async function purgeDevices(ctx: Base): Promise<void> {
-  await ctx.db.delete(staffDevices).where(lt(staffDevices.lastUsedAt, new Date(ctx.clock.now().getTime() - DEVICE_MAX_AGE_MS)));
+  await deleteDevicesUnusedSince(ctx.db, new Date(ctx.clock.now().getTime() - DEVICE_MAX_AGE_MS));
 }

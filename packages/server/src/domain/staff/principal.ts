@@ -1,9 +1,8 @@
 // A signed-in staff user acts through the console's account (migration 0019) as a `user`
 // principal whose rights come from the role and whose museum scope is the user's own: every
 // existing domain verb then enforces scope and rights exactly as for an admin token.
-import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { staffConsole } from '../../db/schema/index.ts';
+import { consoleAccountRow } from '../../db/repositories/staff.ts';
 import type { Ctx } from '../context.ts';
 import type { AccountPrincipal } from '../principal.ts';
 import { ROLE_RIGHTS, type StaffRole } from './permissions.ts';
@@ -27,10 +26,10 @@ let cached: { db: object; id: number } | null = null;
 /** The console's account id (one row, written by the migration). */
 export async function consoleAccountId(db: DbOrTx): Promise<number> {
   if (cached && cached.db === db) return cached.id;
-  const [row] = await db.select({ id: staffConsole.accountId }).from(staffConsole).where(eq(staffConsole.singleton, true));
-  if (!row) throw new Error('the staff console account is missing; run `atrium migrate`');
-  cached = { db, id: row.id };
-  return row.id;
+  const id = await consoleAccountRow(db);
+  if (id === null) throw new Error('the staff console account is missing; run `atrium migrate`');
+  cached = { db, id };
+  return id;
 }
 
 export function staffPrincipal(user: StaffIdentity, accountId: number): AccountPrincipal {

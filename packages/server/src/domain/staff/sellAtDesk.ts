@@ -2,9 +2,9 @@
 // the seller recorded, and an audit entry, in one transaction. The form's idempotency key becomes
 // the order's foreign_id, so a double-clicked (or resent) sale replays the first order through
 // createOrder's own rule instead of selling twice.
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { orders } from '../../db/schema/index.ts';
+import { recordDeskSale } from '../../db/repositories/staff.ts';
+import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { invalid } from '../errors.ts';
 import { createOrder } from '../orders/createOrder.ts';
@@ -39,7 +39,7 @@ function check(input: DeskSale): string[] {
 export async function sellAtDesk(ctx: StaffCtx, input: DeskSale): Promise<{ order: OrderView; replayed: boolean }> {
   const errors = check(input);
   if (errors.length) throw invalid('the sale could not be made', errors);
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const txCtx: StaffCtx = { ...ctx, db: tx as unknown as Db };
     const { order, replayed } = await createOrder(txCtx, {
       foreign_id: `desk-${input.key}`,
@@ -48,7 +48,7 @@ export async function sellAtDesk(ctx: StaffCtx, input: DeskSale): Promise<{ orde
       finalize: true,
     });
     if (replayed) return { order, replayed };
-    await tx.update(orders).set({ paymentMethod: input.payment, staffUserId: ctx.staff.id }).where(eq(orders.id, order.id));
+    await recordDeskSale(tx, order.id, input.payment, ctx.staff.id);
     await recordAudit(txCtx, ctx.staff, {
       action: 'order.sell', entityType: 'order', entityId: order.id, museumId: order.museumIds[0] ?? null,
       after: { ticket_id: input.ticketId, time: input.time, quantity: input.quantity, payment: input.payment, delivery: input.delivery, total_cents: order.totalPriceCents },

@@ -2,9 +2,10 @@
 // 32 random bytes; only their SHA-256 is stored. A session ends after IDLE without a request or
 // ABSOLUTE after sign-in, whichever comes first; last_seen_at is written at most once a minute.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { staffSessions, staffUsers } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import {
+  deleteSessionsEndedBefore, insertSession, liveSessionWithUser, revokeSessionRow, revokeSessionsOfUser, touchSession,
+} from '../../db/repositories/staff.ts';
 import type { Clock } from '../clock.ts';
 import type { StaffRole } from './permissions.ts';
 import type { StaffIdentity } from './principal.ts';
@@ -21,7 +22,7 @@ export async function createSession(ctx: Base, staffUserId: number): Promise<{ i
   const csrfToken = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-  await ctx.db.insert(staffSessions).values({ idHash: sessionHash(id), staffUserId, csrfToken, createdAt: now, lastSeenAt: now, expiresAt });
+  await insertSession(ctx.db, { idHash: sessionHash(id), staffUserId, csrfToken, createdAt: now, lastSeenAt: now, expiresAt });
   return { id, csrfToken, expiresAt };
 }
 
@@ -36,15 +37,11 @@ export async function resolveSession(ctx: Base, id: string): Promise<ResolvedSes
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
   const now = ctx.clock.now();
   const idHash = sessionHash(id);
-  const [row] = await ctx.db
-    .select({ s: staffSessions, u: staffUsers })
-    .from(staffSessions)
-    .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.staffUserId))
-    .where(and(eq(staffSessions.idHash, idHash), isNull(staffSessions.revokedAt), isNull(staffUsers.disabledAt)));
+  const row = await liveSessionWithUser(ctx.db, idHash);
   if (!row) return null;
   if (row.s.expiresAt <= now || row.s.lastSeenAt.getTime() + SESSION_IDLE_MS <= now.getTime()) return null;
   if (now.getTime() - row.s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    await ctx.db.update(staffSessions).set({ lastSeenAt: now }).where(eq(staffSessions.idHash, idHash));
+    await touchSession(ctx.db, idHash, now);
   }
   const u = row.u;
   return {
@@ -55,21 +52,16 @@ export async function resolveSession(ctx: Base, id: string): Promise<ResolvedSes
 }
 
 export async function revokeSession(ctx: Base, idHash: string): Promise<void> {
-  await ctx.db.update(staffSessions).set({ revokedAt: ctx.clock.now() }).where(and(eq(staffSessions.idHash, idHash), isNull(staffSessions.revokedAt)));
+  await revokeSessionRow(ctx.db, idHash, ctx.clock.now());
 }
 
 /** "Sign out everywhere": every session of the user ends, on every node at once. */
 export async function revokeAllSessions(ctx: Base, staffUserId: number): Promise<number> {
-  const r = await ctx.db
-    .update(staffSessions)
-    .set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(staffSessions.staffUserId, staffUserId), isNull(staffSessions.revokedAt)))
-    .returning({ h: staffSessions.idHash });
-  return r.length;
+  return revokeSessionsOfUser(ctx.db, staffUserId, ctx.clock.now());
 }
 
 /** Removes sessions ended more than a day ago (housekeeping; callable from a job). */
 export async function purgeSessions(ctx: Base): Promise<void> {
   const cutoff = new Date(ctx.clock.now().getTime() - 24 * 60 * 60_000);
-  await ctx.db.delete(staffSessions).where(sql`${staffSessions.expiresAt} < ${cutoff} or ${staffSessions.revokedAt} < ${cutoff}`);
+  await deleteSessionsEndedBefore(ctx.db, cutoff);
 }

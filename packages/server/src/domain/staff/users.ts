@@ -1,10 +1,12 @@
 // Staff users: created, listed, disabled and given a new password by an admin (console) or the
 // operator (CLI `atrium user …`). Each change is audited in the same transaction; disabling or
 // resetting a password also ends every session of that user.
-import { asc, eq, sql } from 'drizzle-orm';
-import { staffUsers } from '../../db/schema/index.ts';
-import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import {
+  allStaffUsers, disableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
+} from '../../db/repositories/staff.ts';
+import { transaction } from '../../db/transaction.ts';
+import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { checkPassword, generatePassword, hashPassword } from './password.ts';
@@ -33,7 +35,7 @@ export interface CreateStaffUserInput {
   password?: string;
 }
 
-function view(r: typeof staffUsers.$inferSelect): StaffUserView {
+function view(r: StaffUserRow): StaffUserView {
   return { id: r.id, email: r.email, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
 }
 
@@ -51,27 +53,20 @@ export async function createStaffUser(ctx: Base, actor: AuditActor, input: Creat
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [taken] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(sql`lower(${staffUsers.email}) = lower(${email})`);
-    if (taken) throw invalid('staff user could not be created', ['a staff user with this email exists']);
-    const [row] = await tx
-      .insert(staffUsers)
-      .values({ email, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now })
-      .returning();
-    const user = view(row!);
+  return transaction(ctx.db, async (tx) => {
+    if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', ['a staff user with this email exists']);
+    const user = view(await insertStaffUser(tx, { email, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, role: user.role, museum_ids: museumIds, locale } });
     return { user, password };
   });
 }
 
 export async function listStaffUsers(ctx: Base): Promise<StaffUserView[]> {
-  const rows = await ctx.db.select().from(staffUsers).orderBy(asc(staffUsers.id));
-  return rows.map(view);
+  return (await allStaffUsers(ctx.db)).map(view);
 }
 
 async function findByEmailOrId(ctx: Base, key: string | number) {
-  const cond = typeof key === 'number' ? eq(staffUsers.id, key) : sql`lower(${staffUsers.email}) = lower(${key})`;
-  const [row] = await ctx.db.select().from(staffUsers).where(cond);
+  const row = typeof key === 'number' ? await staffUserById(ctx.db, key) : await staffUserByEmail(ctx.db, key);
   if (!row) throw notFound('staff user');
   return row;
 }
@@ -80,11 +75,11 @@ export async function disableStaffUser(ctx: Base, actor: AuditActor, key: string
   const row = await findByEmailOrId(ctx, key);
   if (!('cli' in actor) && actor.id === row.id) throw new DomainError('FORBIDDEN', 'you cannot disable your own account');
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [u] = await tx.update(staffUsers).set({ disabledAt: sql`coalesce(${staffUsers.disabledAt}, ${now})` }).where(eq(staffUsers.id, row.id)).returning();
+  return transaction(ctx.db, async (tx) => {
+    const u = await disableStaffUserRow(tx, row.id, now);
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.disable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: true } });
-    return view(u!);
+    return view(u);
   });
 }
 
@@ -95,20 +90,15 @@ export async function resetStaffPassword(ctx: Base, actor: AuditActor, key: stri
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [u] = await tx.update(staffUsers).set({ passwordHash, passwordChangedAt: now }).where(eq(staffUsers.id, row.id)).returning();
+  return transaction(ctx.db, async (tx) => {
+    const u = await updateStaffUser(tx, row.id, { passwordHash, passwordChangedAt: now });
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.reset_password', entityType: 'staff_user', entityId: row.id });
-    return { user: view(u!), password };
+    return { user: view(u), password };
   });
-}
-
-export async function getStaffUser(ctx: Base, id: number): Promise<StaffUserView & { passwordHash: string }> {
-  const row = await findByEmailOrId(ctx, id);
-  return { ...view(row), passwordHash: row.passwordHash };
 }
 
 export async function setStaffLocale(ctx: Base, id: number, locale: string): Promise<void> {
   if (locale !== 'de' && locale !== 'en') throw invalid('locale must be de or en');
-  await ctx.db.update(staffUsers).set({ locale }).where(eq(staffUsers.id, id));
+  await updateStaffUser(ctx.db, id, { locale });
 }

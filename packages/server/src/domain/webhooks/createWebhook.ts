@@ -1,7 +1,7 @@
 // POST /webhooks: registers an endpoint of the caller's account. The signing secret is made here
 // and returned this once (docs/webhooks.md); afterwards only its last 4 characters are shown.
-import { and, count, eq, isNull } from 'drizzle-orm';
-import { webhookEndpoints } from '../../db/schema/index.ts';
+import { countLiveEndpoints, insertEndpoint } from '../../db/repositories/webhooks.ts';
+import { transaction } from '../../db/transaction.ts';
 import { last4, newSecret, sealSecret } from './secrets.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
@@ -12,26 +12,18 @@ export async function createWebhook(ctx: Ctx, input: EndpointInput): Promise<{ w
   await checkInput(ctx, input, true, 'webhook could not be saved');
   const secret = newSecret();
   const now = ctx.clock.now();
-  const row = await ctx.db.transaction(async (tx) => {
-    const [n] = await tx
-      .select({ n: count() })
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.accountId, accountId), isNull(webhookEndpoints.deletedAt)));
-    if ((n?.n ?? 0) >= MAX_ENDPOINTS) throw invalid('webhook could not be saved', [`An account may have at most ${MAX_ENDPOINTS} webhooks`]);
-    const [r] = await tx
-      .insert(webhookEndpoints)
-      .values({
-        accountId,
-        url: input.url!,
-        events: [...new Set(input.events!)],
-        description: input.description?.trim() || null,
-        secretEnc: sealSecret(secret, ctx.config.notify.webhooksSecretKey),
-        secretLast4: last4(secret),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return r!;
+  const row = await transaction(ctx.db, async (tx) => {
+    if ((await countLiveEndpoints(tx, accountId)) >= MAX_ENDPOINTS) throw invalid('webhook could not be saved', [`An account may have at most ${MAX_ENDPOINTS} webhooks`]);
+    return insertEndpoint(tx, {
+      accountId,
+      url: input.url!,
+      events: [...new Set(input.events!)],
+      description: input.description?.trim() || null,
+      secretEnc: sealSecret(secret, ctx.config.notify.webhooksSecretKey),
+      secretLast4: last4(secret),
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   return { webhook: view(row), secret };
 }

@@ -2,56 +2,38 @@
 // POST …/deliveries/:delivery_id/retry (replays one delivery now, with a fresh retry schedule) and
 // POST /webhooks/:id/test (a `webhook.test` event for this endpoint only). Retries and tests go
 // through the same job queue as every delivery (notify/webhooks/deliver.ts).
-import { and, asc, count, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
-import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../db/schema/index.ts';
+import {
+  attemptsOf, deliveryOfEndpoint, insertDelivery, insertDispatchedEvent, pageOfDeliveries, rearmDelivery,
+  type AttemptRow, type DeliveryRow,
+} from '../../db/repositories/webhooks.ts';
+import { transaction } from '../../db/transaction.ts';
 import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
 import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';
 import { newEventId } from '../events/record.ts';
 import { findEndpoint } from './internal.ts';
 
-export type AttemptView = typeof webhookAttempts.$inferSelect;
-export type DeliveryView = typeof webhookDeliveries.$inferSelect & { eventType: string; attempts: AttemptView[] };
+export type AttemptView = AttemptRow;
+export type DeliveryView = DeliveryRow & { attempts: AttemptView[] };
 
-async function withAttempts(ctx: Ctx, rows: Array<typeof webhookDeliveries.$inferSelect & { eventType: string }>): Promise<DeliveryView[]> {
+async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<DeliveryView[]> {
   if (rows.length === 0) return [];
-  const attempts = await ctx.db
-    .select()
-    .from(webhookAttempts)
-    .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id)))
-    .orderBy(asc(webhookAttempts.id));
+  const attempts = await attemptsOf(ctx.db, rows.map((r) => r.id));
   return rows.map((r) => ({ ...r, attempts: attempts.filter((a) => a.deliveryId === r.id) }));
 }
-
-const columns = { ...getTableColumns(webhookDeliveries), eventType: outboxEvents.type };
 
 export async function listDeliveries(ctx: Ctx, endpointId: number, input: { page?: number; per_page?: number }) {
   await findEndpoint(ctx.db, ctx, endpointId);
   const page = input.page ?? 1;
   const perPage = Math.min(input.per_page ?? ctx.config.defaultPerPage, ctx.config.maxPerPageAuthenticated);
-  const where = eq(webhookDeliveries.endpointId, endpointId);
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select(columns)
-      .from(webhookDeliveries)
-      .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
-      .where(where)
-      .orderBy(desc(webhookDeliveries.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    ctx.db.select({ n: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { deliveries: await withAttempts(ctx, rows), total: total?.n ?? 0, page, perPage };
+  const { rows, total } = await pageOfDeliveries(ctx.db, endpointId, { limit: perPage, offset: (page - 1) * perPage });
+  return { deliveries: await withAttempts(ctx, rows), total, page, perPage };
 }
 
 async function one(ctx: Ctx, endpointId: number, deliveryId: number): Promise<DeliveryView> {
-  const rows = await ctx.db
-    .select(columns)
-    .from(webhookDeliveries)
-    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)));
-  if (!rows[0]) throw notFound('delivery');
-  return (await withAttempts(ctx, rows))[0]!;
+  const row = await deliveryOfEndpoint(ctx.db, endpointId, deliveryId);
+  if (!row) throw notFound('delivery');
+  return (await withAttempts(ctx, [row]))[0]!;
 }
 
 function assertEnabled(ep: { enabled: boolean }): void {
@@ -62,12 +44,8 @@ export async function retryDelivery(ctx: Ctx, endpointId: number, deliveryId: nu
   const ep = await findEndpoint(ctx.db, ctx, endpointId);
   await one(ctx, endpointId, deliveryId);
   assertEnabled(ep);
-  await ctx.db.transaction(async (tx) => {
-    const now = ctx.clock.now();
-    await tx
-      .update(webhookDeliveries)
-      .set({ status: 'pending', attemptCount: 0, nextAttemptAt: now, updatedAt: now })
-      .where(eq(webhookDeliveries.id, deliveryId));
+  await transaction(ctx.db, async (tx) => {
+    await rearmDelivery(tx, deliveryId, ctx.clock.now());
     await addJobs(tx, [{ task: TASKS.deliverWebhook, payload: { deliveryId }, key: `webhook-delivery:${deliveryId}`, maxAttempts: 5 }]);
   });
   return one(ctx, endpointId, deliveryId);
@@ -76,21 +54,14 @@ export async function retryDelivery(ctx: Ctx, endpointId: number, deliveryId: nu
 export async function testWebhook(ctx: Ctx, endpointId: number): Promise<DeliveryView> {
   const ep = await findEndpoint(ctx.db, ctx, endpointId);
   assertEnabled(ep);
-  const id = await ctx.db.transaction(async (tx) => {
+  const id = await transaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
     const eventId = newEventId();
     // Already dispatched: it goes to this endpoint only, whatever its subscriptions.
-    await tx.insert(outboxEvents).values({
-      id: eventId,
-      type: 'webhook.test',
-      accountId: ep.accountId,
-      data: { webhook: { id: ep.id, url: ep.url } },
-      createdAt: now,
-      dispatchPending: false,
-    });
-    const [d] = await tx.insert(webhookDeliveries).values({ endpointId, eventId, createdAt: now, updatedAt: now }).returning();
-    await addJobs(tx, [{ task: TASKS.deliverWebhook, payload: { deliveryId: d!.id }, key: `webhook-delivery:${d!.id}`, maxAttempts: 5 }]);
-    return d!.id;
+    await insertDispatchedEvent(tx, { id: eventId, type: 'webhook.test', accountId: ep.accountId, data: { webhook: { id: ep.id, url: ep.url } }, createdAt: now });
+    const deliveryId = await insertDelivery(tx, endpointId, eventId, now);
+    await addJobs(tx, [{ task: TASKS.deliverWebhook, payload: { deliveryId }, key: `webhook-delivery:${deliveryId}`, maxAttempts: 5 }]);
+    return deliveryId;
   });
   return one(ctx, endpointId, id);
 }

@@ -1,15 +1,13 @@
 // Shared parts of the webhook endpoints area (docs/webhooks.md): whose endpoints a caller
 // manages (its own account's: resellers always, user accounts with the webhooks right, checked
 // by the routes), the stored row, and the checks every write runs.
-import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { webhookEndpoints } from '../../db/schema/index.ts';
+import { liveEndpoint, type EndpointRow } from '../../db/repositories/webhooks.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { EVENT_TYPES } from '../events/record.ts';
 
-export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type EndpointView = Omit<EndpointRow, 'secretEnc' | 'deletedAt'>;
 
 /** Endpoints one account may have: each costs a delivery per event. */
@@ -27,11 +25,7 @@ export function view(row: EndpointRow): EndpointView {
 }
 
 export async function findEndpoint(db: DbOrTx, ctx: Ctx, id: number, forUpdate = false): Promise<EndpointRow> {
-  const q = db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, ownerOf(ctx)), isNull(webhookEndpoints.deletedAt)));
-  const [row] = forUpdate ? await q.for('update') : await q;
+  const row = await liveEndpoint(db, ownerOf(ctx), id, forUpdate);
   if (!row) throw notFound('webhook');
   return row;
 }

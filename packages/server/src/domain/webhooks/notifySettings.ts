@@ -4,8 +4,7 @@
 // Who may: a reseller for its own account; a user token with the webhooks right and every
 // museum in scope (an account's orders span museums) for any account; the operator's CLI.
 // Another account is a 404 to anybody else, never revealed.
-import { eq } from 'drizzle-orm';
-import { accountNotifySettings, accounts } from '../../db/schema/index.ts';
+import { accountMailSwitch, setAccountMailSwitch } from '../../db/repositories/webhooks.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { hasRight } from '../principal.ts';
@@ -26,11 +25,7 @@ function mayManage(ctx: Ctx, accountId: number, mode: 'read' | 'write'): void {
 }
 
 async function read(ctx: Ctx, accountId: number): Promise<NotifySettingsView> {
-  const [row] = await ctx.db
-    .select({ id: accounts.id, mail: accountNotifySettings.mailEnabled })
-    .from(accounts)
-    .leftJoin(accountNotifySettings, eq(accountNotifySettings.accountId, accounts.id))
-    .where(eq(accounts.id, accountId));
+  const row = await accountMailSwitch(ctx.db, accountId);
   if (!row) throw notFound('account');
   // No row means the defaults: mail on.
   return { accountId: row.id, mailEnabled: row.mail ?? true };
@@ -45,9 +40,6 @@ export async function getNotifySettings(ctx: Ctx, accountId: number): Promise<No
 export async function setNotifySettings(ctx: Ctx, accountId: number, input: { mail_enabled: boolean }): Promise<NotifySettingsView> {
   mayManage(ctx, accountId, 'write');
   await read(ctx, accountId);
-  await ctx.db
-    .insert(accountNotifySettings)
-    .values({ accountId, mailEnabled: input.mail_enabled })
-    .onConflictDoUpdate({ target: accountNotifySettings.accountId, set: { mailEnabled: input.mail_enabled } });
+  await setAccountMailSwitch(ctx.db, accountId, input.mail_enabled);
   return read(ctx, accountId);
 }
