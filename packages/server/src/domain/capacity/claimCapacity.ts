@@ -1,10 +1,10 @@
 // The only way capacity is consumed. Two steps:
 //   1. resolveClaims: check every claim against the catalogue and turn it into the pools it draws
 //      on (validation errors before any lock; catalogue rows from the process memo);
-//   2. claimResolved: in ONE round trip (SQL function capacity_claim, migrations 0006, 0008 and
-//      0009) lock every affected pool in ascending key order (no deadlocks between writers),
-//      release the holds being converted, re-read what is used and insert the allocations — or
-//      insert nothing and name the demand that does not fit.
+//   2. claimResolved: in ONE round trip (SQL function capacity_claim,
+//      src/db/sql/capacity_claim.sql) lock every affected pool in ascending key order (no deadlocks
+//      between writers), release the holds being converted, re-read what is used and insert the
+//      allocations — or insert nothing and name the demand that does not fit.
 // Everything from reading what is used to inserting runs under the locks, so two writers can
 // never both see the last places as free. The function exists because the lock is held for
 // exactly its duration plus the commit: every round trip inside it was time a hot slot stood
@@ -71,9 +71,10 @@ export async function claimResolved(
 }
 
 /**
- * The claim as data for SQL functions that claim inside a larger write (order_place, migration
- * 0006): the same lock keys, timeout, demands and control-run switch as claimResolved. `item` is
- * the 1-based index of the holder (the order item) among that write's rows.
+ * The claim as data for SQL functions that claim inside a larger write (order_place,
+ * src/db/sql/order_place.sql): the same lock keys, timeout, demands and control-run switch as
+ * claimResolved. `item` is the 1-based index of the holder (the order item) among that write's
+ * rows.
  */
 export function claimSpec(ctx: Ctx, resolved: ResolvedClaim[], expiresAt: Date | null, releaseReservationIds: number[]) {
   const off = ctx.testing?.disableCapacityLocks === true;

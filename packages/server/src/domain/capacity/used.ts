@@ -2,7 +2,7 @@
 // released and either permanent (expires_at null) or not yet expired at `now`. Holds stop counting
 // the instant they expire, so no cleanup job is needed for correctness. Availability reads use
 // liveAt() below; claims run the same condition under the lock inside the SQL function
-// capacity_claim (migrations 0006, 0008, 0009; ADRs 0009, 0011), where the permanent part comes
+// capacity_claim (src/db/sql/capacity_claim.sql; ADRs 0009, 0011), where the permanent part comes
 // from the running total in capacity_totals. A change here must be made there too.
 import { and, eq, gt, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';

@@ -204,7 +204,7 @@ const KEPT = 2_000;
  * and if it is not the one the kept dates were read at (a change committed whose notice has not
  * arrived), the page is read the one-statement way instead. Every change to the tables the
  * condition and the rows read (event dates, events, museums, languages, categories) bumps that
- * version in its own transaction (migrations 0001 and 0024).
+ * version in its own transaction (src/db/sql/atrium_bump_catalog_version.sql).
  */
 async function fromKeptIds(ctx: Ctx, cond: SQL, pg: Paging, now: Date): Promise<DatesOfPage | undefined> {
   // A miss is the one-statement read, which also gives what the condition keeps.

@@ -310,9 +310,10 @@ const NO_TOTAL: KeptTotal = { total: 0, version: -1 };
  * condition (each its own answer-cache miss) counted again.
  *
  * The kept total is used only by the statement itself: it reads the catalogue version in its own
- * snapshot and counts after all when that is not the kept one (`ofPage`), so a change whose
- * notice has not arrived gives the same total as with no memo. Every change to a table a
- * catalogue list's condition reads bumps that version in its own transaction (migration 0001).
+ * snapshot and counts after all when that is not the kept one (`ofPage`), so a change whose notice
+ * has not arrived gives the same total as with no memo. Every change to a table a catalogue list's
+ * condition reads bumps that version in its own transaction
+ * (src/db/sql/atrium_bump_catalog_version.sql).
  */
 async function counted<R>(src: PageSource, spec: PageSpec, kind: string, more: string, build: (keptTotal: boolean) => SQL): Promise<{ rows: R[]; total: number }> {
   const memo = spec.countApart && spec.shape && src.masterData?.keeping ? src.masterData : undefined;
@@ -380,9 +381,9 @@ const atVersion = renderOnce(() => sql` cross join (select ${instance.catalogVer
  * ` limit … offset …`, by name for a shaped page (`valuesOf` gives their values).
  *
  * Each is read through a scalar sub-select, which the planner keeps as an InitPlan, so that a
- * custom plan cannot see its value either (the trick of migration 0029). With a bare `$n`, a
- * custom plan costs a page at 25 rows and the generic plan at a tenth of the table, so for a
- * large catalogue the plan cache never settled on the generic plan: every request was planned
+ * custom plan cannot see its value either (the trick of src/db/sql/entry_scan_targets.sql). With a
+ * bare `$n`, a custom plan costs a page at 25 rows and the generic plan at a tenth of the table, so
+ * for a large catalogue the plan cache never settled on the generic plan: every request was planned
  * again, 0.13-0.26 of ≈ 0.65 ms of PostgreSQL for a page of 2,030 tickets (EXPLAIN, ADR 0034).
  */
 function limitOffset(spec: PageSpec): SQL {

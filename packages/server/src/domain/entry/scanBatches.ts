@@ -1,7 +1,8 @@
 // Group commit for scans, as orders have it (ADR 0010; docs/adr/0027-scans-without-a-held-lock.md):
-// scans decided while earlier ones are being stored go out together (db/batcher.ts) in one call
-// of entry_scan_store_batch (migration 0026): one round trip, one transaction, one commit. Why: at
-// a gate rush every scan paid for its own statement and its own WAL flush (bench/README.md, "Entry").
+// scans decided while earlier ones are being stored go out together (db/batcher.ts) in one call of
+// entry_scan_store_batch (src/db/sql/entry_scan_store_batch.sql): one round trip, one transaction,
+// one commit. Why: at a gate rush every scan paid for its own statement and its own WAL flush
+// (bench/README.md, "Entry").
 //
 // Each scan keeps its own outcome: entry_scan_store never raises for one scan's sake (a state
 // that moved on or a device_scan_id already taken are results), so a server error of a batch
@@ -23,7 +24,7 @@ async function alone(pool: pg.Pool, json: string): Promise<BatchAnswer<StoreResu
   }
 }
 
-// Below five scans a batch is stored one by one (entry_scan_store_each, migration 0029): the
+// Below five scans a batch is stored one by one (src/db/sql/entry_scan_store_each.sql): the
 // set-wise store costs more per call than entry_scan_store per scan, and only pays off from five
 // scans on (bench/scan-store.ts: backend CPU per scan 1.20x one by one for 2 scans, 1.09x for 3,
 // 0.99x for 5, 0.83x for 20). At 1,000 scans/s a batch carries about 3 scans.

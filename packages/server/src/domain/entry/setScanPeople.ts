@@ -1,10 +1,11 @@
 // PUT /entry/scans/:id (go~mus entry API): how many people a stored valid entry admitted, e.g. a
 // group ticket or tour at the door that turned out smaller than booked. Scan and barcode state
 // change in one transaction. The state row is locked first, as entry_scan_store() locks it before
-// touching older scans (migration 0026), so the two never wait on each other crosswise. Its version
-// is bumped: a scan decided over the state read before this change stores nothing and decides
-// again (docs/adr/0027-scans-without-a-held-lock.md). No webhook event: none of the event types
-// (docs/webhooks.md) reports a changed scan, and scan.created would announce a second admission.
+// touching older scans (src/db/sql/entry_scan_store.sql), so the two never wait on each other
+// crosswise. Its version is bumped: a scan decided over the state read before this change stores
+// nothing and decides again (docs/adr/0027-scans-without-a-held-lock.md). No webhook event: none of
+// the event types (docs/webhooks.md) reports a changed scan, and scan.created would announce a
+// second admission.
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';

@@ -1,10 +1,11 @@
 // Decides a scan that passed input validation against the barcode's state as read, and stores it
-// with entry_scan_store() (migration 0026; batched with concurrent scans, scanBatches.ts): the
-// scan, the barcode's new state, revised verdicts and the scan.created event, or nothing. The
-// state is written only over the state that was read (docs/adr/0027-scans-without-a-held-lock.md);
-// when another scan of the barcode got in between, nothing is written and the caller reads and
-// decides again. A scan not older than the barcode's last one continues from the stored state; an
-// older one (posted late from an offline device) replays the barcode's scans so the earliest wins.
+// with entry_scan_store() (src/db/sql/entry_scan_store.sql; batched with concurrent scans,
+// scanBatches.ts): the scan, the barcode's new state, revised verdicts and the scan.created event,
+// or nothing. The state is written only over the state that was read
+// (docs/adr/0027-scans-without-a-held-lock.md); when another scan of the barcode got in between,
+// nothing is written and the caller reads and decides again. A scan not older than the barcode's
+// last one continues from the stored state; an older one (posted late from an offline device)
+// replays the barcode's scans so the earliest wins.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { scans } from '../../db/schema/index.ts';

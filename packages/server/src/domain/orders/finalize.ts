@@ -20,7 +20,7 @@ export const orderCancelled = () => new DomainError('ORDER_CANCELLED', 'order is
  * Why an active item of the order can no longer be sold because of a closure, or null. A pending
  * order's items passed the sellability rule when they were placed; what can change before the
  * order is finalized at short notice is a closure (docs/adr/0013-sellability-rule.md). This asks
- * the closure guard every booking insert passes (migration 0012, atrium_closure_hit): it takes
+ * the closure guard every booking insert passes (src/db/sql/atrium_closure_hit.sql): it takes
  * each item's museum schedule lock SHARED, held until the transaction ends, and reads the
  * closures committed before it. A closure takes that lock EXCLUSIVE, so either it committed
  * first (and this sees it) or it waits for this finalize and then lists the finalized order.

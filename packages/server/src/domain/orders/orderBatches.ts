@@ -27,8 +27,8 @@ type BatchResult = { placed: unknown } | { error: BatchError };
 const OWN_REFUSALS = new Set(['AT001', '55P03']); // sold out; lock wait ran out (CAPACITY_BUSY)
 /**
  * A later order of a batch found a capacity lock taken by another writer: only a batch's first
- * order waits for locks (migration 0008), so a batch never waits while it holds locks (no
- * deadlocks) and a busy slot cannot stall the unrelated orders batched with it.
+ * order waits for locks (src/db/sql/order_place_batch.sql), so a batch never waits while it holds
+ * locks (no deadlocks) and a busy slot cannot stall the unrelated orders batched with it.
  */
 const LOCK_BUSY = 'AT002';
 

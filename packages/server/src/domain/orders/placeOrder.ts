@@ -1,6 +1,6 @@
 // The write of a new order in one round trip: every value is decided here in TypeScript (the
 // order row, its items, barcodes, which documents, the capacity demands) and handed to the SQL
-// function order_place (migration 0006), which performs the inserts in order and claims
+// function order_place (src/db/sql/order_place.sql), which performs the inserts in order and claims
 // capacity last, under the slot locks. On a sold-out slot it raises and nothing of the call
 // remains. Without a transaction around it, the call is its own transaction: the slot lock is
 // held from the claim to the statement's commit and not one round trip longer (ADR 0009). Under

@@ -40,7 +40,7 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
   // invalid hold writes nothing, and day tickets are normalised to their first entry.
   const [resolved] = await resolveClaims(ctx.db, ctx, [claim]);
   await checkHoldLimits(ctx.db, ctx, [resolved!]);
-  // The row and its claim in one statement (reservation_place, migration 0010): the slot lock
+  // The row and its claim in one statement (src/db/sql/reservation_place.sql): the slot lock
   // is held for that statement's claim and commit only, as for orders (ADR 0009).
   const payload = {
     reservation: rowToJson(reservations, {

@@ -4,7 +4,7 @@
 // released exactly once, barcodes and documents voided, order.cancelled recorded there).
 //
 // The museum's schedule lock is taken EXCLUSIVE first: bookings take it shared when they write
-// an item or hold (migration 0012, atrium_closure_guard), so a booking either commits before the
+// an item or hold (src/db/sql/atrium_closure_guard.sql), so a booking either commits before the
 // live orders are read here (and is listed/cancelled) or is refused as CLOSED after this commits.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';

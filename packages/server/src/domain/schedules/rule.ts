@@ -22,8 +22,8 @@ export type Target =
  * entry duration) starts within the hours and overlaps no closure; a `day` ticket (start..end =
  * first..last entry) needs an open day and is closed only by a closure taking its whole entry
  * window; a `run` (tour) lies within the hours and overlaps no closure; an `event` date needs an
- * open day (evening events are normal) and overlaps no closure. The SQL race guard (migration
- * 0012, atrium_closure_hit) repeats the closure half of this: change both together.
+ * open day (evening events are normal) and overlaps no closure. The SQL race guard
+ * (src/db/sql/atrium_closure_hit.sql) repeats the closure half of this: change both together.
  */
 export type Mode = 'entry' | 'day' | 'run' | 'event';
 

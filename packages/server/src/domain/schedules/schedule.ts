@@ -1,8 +1,9 @@
 // What the sellability rule knows about one museum: weekly hours, dated seasons, single-date
 // exceptions and closures (docs/adr/0013-sellability-rule.md). Read once per museum through the
-// process's master-data memo (ctx.masterData): every change to these rows bumps catalog_version
-// and clears the memo on every node (migrations 0001, 0012), so availability pays for it once
-// per catalogue change, not per request. Values are shared between requests: never mutate them.
+// process's master-data memo (ctx.masterData): every change to these rows bumps catalog_version and
+// clears the memo on every node (src/db/sql/atrium_bump_catalog_version.sql), so availability pays
+// for it once per catalogue change, not per request. Values are shared between requests: never
+// mutate them.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
