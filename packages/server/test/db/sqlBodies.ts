@@ -58,14 +58,15 @@ export async function sqlBodyProblems(client: pg.ClientBase, folder?: string): P
       }
       const after = await catalogue(client);
       const touched = [...after].filter(([k, v]) => before.get(k)?.x !== v.x).map(([k]) => k);
-      if (!touched.includes(`function ${file.name}`) && !touched.some((k) => k.startsWith(`function ${file.name}(`)) && !touched.includes(`view ${file.name}`)) {
-        problems.push(`${where} does not define a function or view named ${file.name}`);
-      }
+      const named = touched.some((k) => k.startsWith(`function ${file.name}(`) || k === `view ${file.name}`);
+      if (!named) problems.push(`${where} does not define a function or view named ${file.name}`);
       for (const key of touched) {
         owners.set(key, [...(owners.get(key) ?? []), where]);
         const was = before.get(key);
         if (!was) problems.push(`${where} defines ${key}, which the database does not have`);
-        else if (was.def !== after.get(key)!.def) problems.push(`${key} differs from ${where}: ${firstDifference(was.def, after.get(key)!.def)}`);
+        else if (was.def !== after.get(key)!.def) {
+          problems.push(`${key} differs from ${where}: ${firstDifference(was.def, after.get(key)!.def)}`);
+        }
       }
       for (const key of before.keys()) if (!after.has(key)) problems.push(`${where} drops ${key}`);
       await client.query('rollback to savepoint sql_file');

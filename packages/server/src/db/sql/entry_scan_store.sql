@@ -4,7 +4,7 @@
 -- again) or -1 (device scan id taken). Called by src/domain/entry/scanBatches.ts and
 -- entry_scan_store_each (docs/adr/0027-scans-without-a-held-lock.md).
 CREATE OR REPLACE FUNCTION entry_scan_store(p jsonb) RETURNS bigint LANGUAGE plpgsql AS $$
--- As in migration 0026; only the revise UPDATE is skipped when there is nothing to revise.
+-- The revise UPDATE is skipped when there is nothing to revise.
 DECLARE
   v_id bigint;
   v_state jsonb := p->'state';

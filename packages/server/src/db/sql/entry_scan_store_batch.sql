@@ -4,8 +4,7 @@
 -- for the larger batches.
 CREATE OR REPLACE FUNCTION entry_scan_store_batch(p jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
 -- Group commit for scans (src/domain/entry/scanBatches.ts): the entry_scan_store payloads of
--- scans that arrived together, stored in one transaction; answers their results in order. As in
--- migration 0028; the one-by-one path is entry_scan_store_each now.
+-- scans that arrived together, stored in one transaction; answers their results in order.
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p) AS e(v)
                   WHERE NOT coalesce((e.v->>'check')::boolean, true)

@@ -83,7 +83,7 @@ BEGIN
   END LOOP;
 
   FOR r IN SELECT e FROM jsonb_array_elements(coalesce(p->'documents', '[]')) WITH ORDINALITY AS t(e, i) ORDER BY i LOOP
-    -- render_pending: the dispatcher (documents_dispatch, migration 0007) adds the render job
+    -- render_pending: the dispatcher (src/db/sql/documents_dispatch.sql) adds the render job
     -- after this commits; calling the job queue here would NOTIFY, which serialises commits.
     INSERT INTO documents (kind, order_id, account_id, museum_ids, filename, content_type, status,
                            created_at, updated_at, available_until, render_pending)
