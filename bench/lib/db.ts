@@ -7,6 +7,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../../packages/server/src/db/client.ts';
 import { startEmbedded } from '../../packages/server/src/db/embedded.ts';
 import { runMigrations } from '../../packages/server/src/db/migrate.ts';
+import { installQueue } from '../../packages/server/src/jobs/queue.ts';
 
 export interface BenchDb {
   url: string;
@@ -37,7 +38,7 @@ export async function benchDatabase(): Promise<BenchDb> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const database = openDatabase(url, { max: 4 });
-  await runMigrations(database.pool);
+  await runMigrations(database.pool, { installQueue });
   return {
     url,
     where,

@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
+import { installQueue } from '../src/jobs/queue.ts';
 
 export const OPENAPI_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../openapi/openapi.json');
 
@@ -82,7 +83,7 @@ export async function withDocsApp<T>(fn: (app: FastifyInstance) => Promise<T>): 
       database = openDatabase(server.url, { max: 2 });
     }
     cleanups.push(() => database.close());
-    await runMigrations(database.pool);
+    await runMigrations(database.pool, { installQueue });
     const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: os.tmpdir() }), logger: false });
     cleanups.push(() => app.close());
     await app.ready();

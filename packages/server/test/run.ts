@@ -11,6 +11,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
+import { installQueue } from '../src/jobs/queue.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -60,7 +61,7 @@ async function main() {
   await admin.connect();
   await admin.query(`create database "${template}"`);
   const tplDb = openDatabase(withDatabase(adminUrl, template), { max: 2 });
-  await runMigrations(tplDb.pool);
+  await runMigrations(tplDb.pool, { installQueue });
   await tplDb.close();
 
   const concurrency = Math.max(2, Math.min(4, os.availableParallelism()));

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
+import { installQueue } from '../../src/jobs/queue.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { addDays, localDateOf, zonedInstant } from '../../src/domain/time.ts';
@@ -93,7 +94,7 @@ export async function drillDatabase(adminUrl: string, name: string): Promise<Dri
   const database = openDatabase(url, { max: 2 });
   // A drill stops the database under this pool: idle clients then emit errors, which are expected.
   database.pool.on('error', () => {});
-  await runMigrations(database.pool);
+  await runMigrations(database.pool, { installQueue });
   return {
     url,
     database,

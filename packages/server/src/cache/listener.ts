@@ -1,6 +1,7 @@
 // One dedicated PostgreSQL connection per process that LISTENs for changes which invalidate the
-// in-process caches: `atrium_catalog` (migration 0001: any master-data change, payload = the new
-// instance.catalog_version) and `atrium_tokens` (migration 0005: any token or account change).
+// in-process caches: `atrium_catalog` (src/db/sql/atrium_bump_catalog_version.sql: any master-data
+// change, payload = the new instance.catalog_version) and `atrium_tokens`
+// (src/db/sql/atrium_notify_tokens.sql: any token or account change).
 //
 // The caches are only correct while this connection is up: a notification sent while it is down
 // is lost. So `connected` is false from the first sign of trouble until LISTEN is re-established,

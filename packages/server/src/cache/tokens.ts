@@ -1,9 +1,10 @@
 // Token resolution cache: sha256(token) → principal, per process. Saves the token lookup on every
 // authenticated request. Revocation reaches every node within milliseconds: any change to
-// api_tokens or accounts notifies `atrium_tokens` at commit (migration 0005) and every process
-// drops all cached principals when the notification arrives (asynchronously to the commit); while the listener is disconnected the cache is bypassed entirely. A token's own
-// end (expires_at, or a revocation scheduled by a rotation with overlap) is checked on every hit.
-// Only successful resolutions are cached: unknown tokens cannot fill memory.
+// api_tokens or accounts notifies `atrium_tokens` at commit (src/db/sql/atrium_notify_tokens.sql)
+// and every process drops all cached principals when the notification arrives (asynchronously to
+// the commit); while the listener is disconnected the cache is bypassed entirely. A token's own end
+// (expires_at, or a revocation scheduled by a rotation with overlap) is checked on every hit. Only
+// successful resolutions are cached: unknown tokens cannot fill memory.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiTokens } from '../db/schema/index.ts';

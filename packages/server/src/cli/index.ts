@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { installQueue } from '../jobs/queue.ts';
 import { action } from './runtime.ts';
 import { importCommands } from './import.ts';
 import { seedCommands } from './seed.ts';
@@ -38,7 +39,7 @@ program
       const located = await locateDatabase(config, 'cli', () => {});
       const database = openDatabase(located.url, { max: 2 });
       try {
-        await runMigrations(database.pool);
+        await runMigrations(database.pool, { installQueue });
         process.stdout.write('migrations are current\n');
       } finally {
         await database.close();

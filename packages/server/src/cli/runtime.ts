@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { EmbeddedStartError } from '../db/embedded-host.ts';
 import { DataDirInUse, locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { installQueue } from '../jobs/queue.ts';
 import { databaseClock } from '../domain/capacity/databaseClock.ts';
 import { systemCtx, type Ctx } from '../domain/context.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -14,7 +15,7 @@ export async function withDatabase<T>(fn: (ctx: Ctx, database: Database, config:
   const located = await locateDatabase(config, 'cli', () => {});
   const database = openDatabase(located.url, { max: 4, applicationName: 'atrium-cli' });
   try {
-    await runMigrations(database.pool);
+    await runMigrations(database.pool, { installQueue });
     return await fn(systemCtx({ db: database.db, clock: await databaseClock(database.db), config }), database, config);
   } finally {
     await database.close();

@@ -12,6 +12,7 @@ import { openDatabase } from '../db/client.ts';
 import { databaseTimeouts } from '../db/timeouts.ts';
 import { locateDatabase } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { installQueue } from '../jobs/queue.ts';
 import { seedDemoIfEmpty } from '../domain/demo/seedIfEmpty.ts';
 import { consoleStartup } from './consoleStartup.ts';
 
@@ -112,7 +113,7 @@ export async function serve(opts: ServeOptions): Promise<FastifyInstance | undef
 
   let consoleLines: (base: string) => string[] = () => [];
   try {
-    await runMigrations(database.pool);
+    await runMigrations(database.pool, { installQueue });
     if (config.demo && (await seedDemoIfEmpty(database, config))) {
       process.stdout.write('atrium: the database was empty, loaded the demo catalogue (atrium seed --demo)\n');
     }

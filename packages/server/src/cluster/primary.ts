@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { locateDatabase, type Located } from '../db/locate.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { installQueue } from '../jobs/queue.ts';
 import { seedDemoIfEmpty } from '../domain/demo/seedIfEmpty.ts';
 import { withYoungGeneration } from './nodeFlags.ts';
 import { poolPerWorker, WORKER_ENV, type ToPrimary, type ToWorker } from './protocol.ts';
@@ -136,7 +137,7 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
 async function prepare(located: Located, config: Config) {
   const database = openDatabase(located.url, { max: 2 });
   try {
-    await runMigrations(database.pool);
+    await runMigrations(database.pool, { installQueue });
     if (config.demo && (await seedDemoIfEmpty(database, config))) {
       process.stdout.write('atrium: the database was empty, loaded the demo catalogue (atrium seed --demo)\n');
     }

@@ -1,5 +1,5 @@
 // Rows to and from JSON in the database's own column names, for SQL functions that take or
-// return whole rows as jsonb (order_place, migration 0006). Column names and types come from the
+// return whole rows as jsonb (src/db/sql/order_place.sql). Column names and types come from the
 // Drizzle schema, so a new column needs no change here; the mapping is computed once per table
 // (this runs for every order).
 import { getTableColumns, type InferInsertModel, type InferSelectModel, type Table } from 'drizzle-orm';

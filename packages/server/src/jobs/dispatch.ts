@@ -1,10 +1,10 @@
 // Turns flagged documents (documents.render_pending) into render jobs. Orders and cancellations
 // only set the flag in their own transaction; this loop, running beside the job worker, adds the
-// jobs in batches through documents_dispatch (migration 0007): one transaction and one NOTIFY per
-// batch instead of one per order, which kept every booking's commit waiting for the others'
-// (ADR 0009). The flag is durable, so a crash anywhere loses nothing: a flagged document is
-// dispatched by whichever dispatcher runs next, and SKIP LOCKED keeps several from taking the
-// same one. Cost when idle: one probe of a partial index per interval.
+// jobs in batches through documents_dispatch (src/db/sql/documents_dispatch.sql): one transaction
+// and one NOTIFY per batch instead of one per order, which kept every booking's commit waiting for
+// the others' (ADR 0009). The flag is durable, so a crash anywhere loses nothing: a flagged
+// document is dispatched by whichever dispatcher runs next, and SKIP LOCKED keeps several from
+// taking the same one. Cost when idle: one probe of a partial index per interval.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pollLoop, type Loop } from './loop.ts';

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { locateDatabase } from '../../src/db/locate.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
+import { installQueue } from '../../src/jobs/queue.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -21,7 +22,7 @@ async function withServer<T>(name: string, fn: (q: (sql: string, params?: unknow
   const located = await locateDatabase(configFor(name), 'server', () => {});
   const database = openDatabase(located.url, { max: 2 });
   try {
-    await runMigrations(database.pool);
+    await runMigrations(database.pool, { installQueue });
     return await fn(async (sql, params) => (await database.pool.query(sql, params)).rows);
   } finally {
     await database.close();

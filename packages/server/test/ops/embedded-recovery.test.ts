@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { locateDatabase } from '../../src/db/locate.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
+import { installQueue } from '../../src/jobs/queue.ts';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-recovery-'));
@@ -81,7 +82,7 @@ test('a PostgreSQL that dies is restarted on the same port; /readyz is 503 meanw
   const notes: string[] = [];
   const located = await locateDatabase(loadConfig({ ATRIUM_DATA_DIR: dataDir }), 'server', (m) => notes.push(m));
   const database = openDatabase(located.url, { max: 3 });
-  await runMigrations(database.pool);
+  await runMigrations(database.pool, { installQueue });
   const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: dataDir }), logger: false });
   try {
     assert.equal((await app.inject({ url: '/readyz' })).statusCode, 200);

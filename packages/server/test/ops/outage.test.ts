@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../../src/db/client.ts';
 import { freePort, startEmbedded, type EmbeddedServer } from '../../src/db/embedded.ts';
 import { ensureDatabase } from '../../src/db/locate.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
+import { installQueue } from '../../src/jobs/queue.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 
@@ -44,7 +45,7 @@ test('database down → quick 503 with Retry-After; back up → the same app rec
   await ensureDatabase(server.url, 'atrium');
   const url = server.url.replace(/\/postgres$/, '/atrium');
   database = openDatabase(url, { max: 5 });
-  await runMigrations(database.pool);
+  await runMigrations(database.pool, { installQueue });
   const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false });
   after(() => app.close());
   const { token } = await createToken({ db: database.db, clock: systemClock }, { class: 'user', name: 'outage', rights: ['*'] });

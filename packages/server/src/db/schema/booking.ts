@@ -195,9 +195,9 @@ export const capacityAllocations = pgTable(
 );
 
 // The running total of permanent allocations (not released, no expiry) per quota slot and event
-// date, kept by a trigger on capacity_allocations (migration 0009, ADR 0011), so a claim under the
-// slot lock reads one row instead of summing every allocation of the slot. Tours are not kept:
-// their check is a peak over overlapping runs (used.ts, peakConcurrency).
+// date, kept by triggers on capacity_allocations (src/db/sql/capacity_totals_add.sql), so a claim
+// under the slot lock reads one row instead of summing every allocation of the slot. Tours are not
+// kept: their check is a peak over overlapping runs (used.ts, peakConcurrency).
 export const capacityTotals = pgTable(
   'capacity_totals',
   {

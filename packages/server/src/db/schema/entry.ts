@@ -84,7 +84,10 @@ export const entryStates = pgTable(
     /** The latest scanned_at among the scans that decided this state: an older one means a replay. */
     lastScanAt: timestamp({ withTimezone: true }).notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull(),
-    /** Bumped by every change: a scan stores its decision only over the version it read (migration 0026). */
+    /**
+     * Bumped by every change: a scan stores its decision only over the version it read
+     * (src/db/sql/entry_scan_store.sql).
+     */
     version: bigint({ mode: 'number' }).notNull().default(0),
   },
   (t) => [

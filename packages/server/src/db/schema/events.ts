@@ -22,7 +22,10 @@ export const outboxEvents = pgTable(
     subjectId: integer(),
     /** The body's `data`; fixed once (at dispatch at the latest) so every delivery is identical. */
     data: jsonb(),
-    /** The subject's rows when the recording transaction committed (migration 0022; domain/orders/snapshot.ts). */
+    /**
+     * The subject's rows when the recording transaction committed (src/db/sql/events_snapshot.sql;
+     * domain/orders/snapshot.ts).
+     */
     snapshot: jsonb(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     dispatchPending: boolean().notNull().default(true),

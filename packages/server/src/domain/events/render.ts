@@ -22,7 +22,7 @@ export interface EventRow {
   subjectType: string | null;
   subjectId: number | null;
   data: Record<string, unknown> | null;
-  /** The subject's rows at commit (orders; migration 0022), or null. */
+  /** The subject's rows at commit (orders; src/db/sql/events_snapshot.sql), or null. */
   snapshot?: unknown;
   createdAt: Date;
 }

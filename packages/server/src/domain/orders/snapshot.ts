@@ -1,4 +1,4 @@
-// An order as it was when its event happened (migration 0022: order_snapshot(), copied into the
+// An order as it was when its event happened (src/db/sql/order_snapshot.sql, copied into the
 // event by a trigger when the recording transaction commits), turned into the same OrderView
 // that GET /orders/:id serializes: the rows go through rowFromJson like order_place's answer,
 // statuses through the orders' and documents' own statusAt rules, evaluated at the event's time.

@@ -1,0 +1,26 @@
+-- An order's rows as an event carries them: the order, its items (with zone, event, barcodes and
+-- entries used) and its documents. Called by the outbox triggers (events_order_inserted,
+-- events_snapshot) and src/domain/gdpr/outbox.ts; read back by src/notify/snapshot.ts.
+-- plpgsql, not LANGUAGE sql, so its statement is prepared once per connection.
+CREATE OR REPLACE FUNCTION order_snapshot(p_id integer) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
+  SELECT jsonb_build_object(
+    'order', to_jsonb(o),
+    'items', coalesce((
+      SELECT jsonb_agg(jsonb_build_object(
+               'row', to_jsonb(i),
+               'zone', m.time_zone,
+               'event_id', ed.event_id,
+               'barcodes', coalesce((SELECT jsonb_agg(jsonb_build_object('id', b.id, 'code', b.code, 'status', b.status) ORDER BY b.id)
+                                       FROM barcodes b WHERE b.order_item_id = i.id), '[]'::jsonb),
+               'entries_used', coalesce((SELECT sum(s.entries_used) FROM entry_states s WHERE s.order_item_id = i.id), 0))
+             ORDER BY i.id)
+        FROM order_items i JOIN museums m ON m.id = i.museum_id LEFT JOIN event_dates ed ON ed.id = i.event_date_id
+       WHERE i.order_id = o.id), '[]'::jsonb),
+    'documents', coalesce((
+      SELECT jsonb_agg(jsonb_build_object('id', d.id, 'kind', d.kind, 'status', d.status, 'filename', d.filename,
+                                          'available_until', d.available_until) ORDER BY d.id)
+        FROM documents d WHERE d.order_id = o.id), '[]'::jsonb))
+  FROM orders o WHERE o.id = p_id);
+END $$;
