@@ -72,7 +72,8 @@ async function main() {
   await runMigrations(tplDb.pool);
   await tplDb.close();
 
-  const concurrency = stress ? 1 : Math.max(2, Math.min(4, os.availableParallelism()));
+  // ATRIUM_TEST_CONCURRENCY overrides the number of test files run at once (to measure another).
+  const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY) || (stress ? 1 : Math.max(2, Math.min(4, os.availableParallelism())));
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
