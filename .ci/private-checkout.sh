@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Issue #21: a newcomer, as root, clones into a private directory (mktemp -d, mode 0700; or
+# A newcomer, as root, clones into a private directory (mktemp -d, mode 0700; or
 # /root/…), runs `npm ci` and starts the service. PostgreSQL refuses to run as root, so the
 # embedded one runs as another user that cannot enter that directory (docs/adr/0012). This clones
 # the repository's HEAD into a fresh mktemp -d directory, installs from the lockfile, and checks
 # that `atrium serve` answers /readyz 200 with the default ./data and with a data directory of
-# mode 0700; then that SIGTERM stops it with exit 0.
+# mode 0700; then that SIGTERM stops it with exit 0. Before that it runs, from the same checkout,
+# the suite's tests that start processes as other users (PostgreSQL as its own user, a child as
+# `nobody`), which those users cannot read the checkout for.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -19,6 +21,13 @@ trap cleanup EXIT
 git clone -q "$repo" "$work/atrium"
 cd "$work/atrium"
 npm ci --no-audit --no-fund >"$work/npm-ci.log" 2>&1 || { tail -30 "$work/npm-ci.log"; exit 1; }
+
+echo "private checkout: the tests that run processes as other users"
+(cd packages/server && npm test -- test/ops/embedded-*.test.ts test/ops/backup.test.ts test/ops/outage.test.ts test/cli/embedded.test.ts) 2>&1 | tee "$work/tests.log"
+grep -qE "^ℹ fail 0$" "$work/tests.log" || { echo "private checkout: the tests printed no summary"; exit 1; }
+if [ "$(id -u)" = 0 ]; then
+  grep -q "✔ as a non-root user: permission denied" "$work/tests.log" || { echo "private checkout: the test as user nobody did not pass"; exit 1; }
+fi
 
 serve_and_check() { # $1: label; $2: data directory, or empty for the default ./data
   local log="$work/serve.log" url="" code

@@ -3,7 +3,6 @@
 // documents/ and scan/ sit beside the transports: they may use the domain and db, and the domain
 // reaches them only through interfaces it defines or rows it writes (the job queue, the outbox).
 
-const anyOf = (paths) => (paths.length ? paths.join('|') : '^$');
 
 module.exports = {
   forbidden: [

@@ -2,6 +2,11 @@
 // server named by TEST_DATABASE_URL), migrates a template database once, then runs node's test
 // runner over every test file. Each test file clones its own fresh database from the template
 // (test/helpers/db.ts), so files run in parallel without seeing each other's data.
+//
+// `npm run test:stress` (`--stress`): the same set-up for the repetitions that the default run
+// proves once (test/stress/, with ATRIUM_STRESS=1; see test/helpers/stress.ts) and the crash
+// drills (every *.test.ts under the repository's test/drills/, which start their own PostgreSQL).
+// Those files run one at a time: each is a load test of its own, and the drills time recoveries.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,13 +20,13 @@ import { installQueue } from '../src/jobs/queue.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function findTests(dir: string): string[] {
+function findTests(dir: string, skip?: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) return findTests(p);
+      if (e.isDirectory()) return p === skip ? [] : findTests(p, skip);
       return e.name.endsWith('.test.ts') ? [p] : [];
     })
     .sort();
@@ -34,11 +39,15 @@ function withDatabase(url: string, name: string): string {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
+  const stress = process.argv[2] === '--stress';
+  const args = process.argv.slice(stress ? 3 : 2);
+  const stressDir = path.join(root, 'test/stress');
   // The client SDK's tests (packages/client/test) share this database setup: they run the real server in-process.
   const files = args.length > 0
     ? args.map((a) => path.resolve(a))
-    : [...findTests(path.join(root, 'test')), ...findTests(path.join(root, '../client/test'))];
+    : stress
+      ? [...findTests(stressDir), ...findTests(path.join(root, '../../test/drills'))]
+      : [...findTests(path.join(root, 'test'), stressDir), ...findTests(path.join(root, '../client/test'))];
 
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
@@ -64,7 +73,8 @@ async function main() {
   await runMigrations(tplDb.pool, { installQueue });
   await tplDb.close();
 
-  const concurrency = Math.max(2, Math.min(4, os.availableParallelism()));
+  // ATRIUM_TEST_CONCURRENCY overrides the number of test files run at once (to measure another).
+  const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY) || (stress ? 1 : Math.max(2, Math.min(4, os.availableParallelism())));
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
@@ -74,6 +84,7 @@ async function main() {
         ...process.env,
         ATRIUM_TEST_ADMIN_URL: adminUrl,
         ATRIUM_TEST_TEMPLATE: template,
+        ...(stress ? { ATRIUM_STRESS: '1' } : {}),
         // Catalogue statements kept by shape are rendered afresh as well and compared
         // (src/db/repositories/catalog/shapes.ts#shaped): a shape key that misses something fails a test.
         ATRIUM_CHECK_STATEMENTS: '1',

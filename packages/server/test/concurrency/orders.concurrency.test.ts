@@ -1,20 +1,22 @@
 // No oversell under real concurrency (docs/api-contract.md §5): ≥200 parallel order creates over real HTTP
-// compete for the last 50 places of a slot, and of a quota shared by two tickets, 10 times.
-// Sold never exceeds capacity, every 201 is a stored order, every refusal a clean 422. A control
-// run with the capacity locks switched off must oversell, proving the check can fail. The locked
-// run goes through the group commit of new orders (ADR 0010); the control run places every order
-// alone, exactly as before batching.
+// compete for the last 50 places of a slot, and of a quota shared by two tickets: one round in
+// `npm test`, ten under ATRIUM_STRESS=1 (test/stress/). Sold never exceeds capacity, every 201
+// is a stored order, every refusal a clean 422. A control run with the capacity locks switched
+// off must oversell, proving the check can fail. The locked run goes through the group commit of
+// new orders (ADR 0010); the control run places every order alone, exactly as before batching.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
+import { repeat } from '../helpers/stress.ts';
 import { batchStats } from '../../src/db/repositories/ordersBatch.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 
 const CAPACITY = 60;
 const PREFILL = 10; // leaves the last 50 places
 const PARALLEL = 200;
+const ROUNDS = repeat(1, 10);
 const day = f.localDate(7);
 const at = (min: number) => zonedInstant(day, min, 'Europe/Berlin').toISOString();
 
@@ -73,8 +75,8 @@ describe('no oversell under parallel order creates', () => {
   });
   after(() => s.t.close());
 
-  test(`${PARALLEL} parallel creates at the last 50 places, slot and shared quota, 10 rounds`, async () => {
-    for (let rep = 0; rep < 10; rep++) {
+  test(`${PARALLEL} parallel creates at the last 50 places, slot and shared quota, ${ROUNDS} round(s)`, async () => {
+    for (let rep = 0; rep < ROUNDS; rep++) {
       const time = at(600 + 30 * rep);
       // Both scenarios at once (different locks): 400 requests in flight.
       const rounds = await Promise.all([round(s, [s.slotTicket], time), round(s, s.shared, time)]);

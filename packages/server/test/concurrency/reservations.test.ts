@@ -1,18 +1,22 @@
 // "Never oversell" under real concurrency: hundreds of simultaneous reservation creates over real
-// HTTP race for the last places of one slot, and for one quota shared by two tickets, ten times
-// on fresh slots. With the capacity locks nothing is ever held beyond capacity, every 201 is in
-// the ledger and every refusal is a clean 422. The control run (locks disabled; claimCapacity
-// then also widens its check→insert gap by a few ms) must oversell at least once, which shows
-// the test can see the failure it guards against.
+// HTTP race for the last places of one slot, and for one quota shared by two tickets: once in
+// `npm test`, ten times on fresh slots under ATRIUM_STRESS=1 (test/stress/). With the capacity
+// locks nothing is ever held beyond capacity, every 201 is in the ledger and every refusal is a
+// clean 422. The control run (locks disabled; claimCapacity then also widens its check→insert
+// gap by a few ms) must oversell at least once, which shows the test can see the failure it
+// guards against.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { capacityAllocations, reservations } from '../../src/db/schema/index.ts';
 import * as f from '../helpers/factories.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
+import { repeat } from '../helpers/stress.ts';
 
 const PARALLEL = 200;
-const REPEAT = 10;
+const REPEAT = repeat(1, 10);
+// The control run stops at its first oversell; this many rounds make missing it improbable.
+const CONTROL_ROUNDS = 10;
 const LAST = 50;
 const CAPACITY = 1000;
 
@@ -112,7 +116,7 @@ test(`with locks: ${PARALLEL} parallel creates for the last ${LAST} places never
 
 test('control: the same race without locks oversells', async () => {
   let oversold = 0;
-  for (let rep = 0; rep < REPEAT; rep++) {
+  for (let rep = 0; rep < CONTROL_ROUNDS; rep++) {
     for (const [tickets, at] of [
       [[control.single], slotOf(rep, 10)],
       [[control.sharedA, control.sharedB], slotOf(rep, 11)],

@@ -13,6 +13,7 @@ import { systemClock } from '../../src/domain/clock.ts';
 import { issueBarcodes } from '../../src/domain/orders/barcodes.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
+import { repeat } from '../helpers/stress.ts';
 import { bearer, startNode, type Node } from '../multinode/nodes.ts';
 import { startTestNode } from '../multinode/test-node.ts';
 
@@ -65,7 +66,8 @@ describe('two gates, one ticket, two server processes', () => {
     const pair = await Promise.all([startNode({ DATABASE_URL: db.url }, [], 120_000), startNode({ DATABASE_URL: db.url }, [], 120_000)]);
     nodes.push(...pair);
     await warmUp(pair);
-    for (let round = 0; round < 2; round++) {
+    // One rush in `npm test`; ten under ATRIUM_STRESS=1 (test/stress/).
+    for (let round = 0; round < repeat(1, 10); round++) {
       const r = await rush(pair, await freshBarcode());
       assert.equal(r.valid, 1, `round ${round}: ${r.results.join(',')}`);
       assert.equal(r.stored, 50);

@@ -81,19 +81,42 @@ test('a data directory that is a file: one sentence', async () => {
   assert.match(line, /is not a directory: set ATRIUM_DATA_DIR to a directory/);
 });
 
-/** Runs locateDatabase as the unprivileged user `nobody` and returns what the CLI would print. */
-function asNobody(dataDir: string): Promise<string> {
-  const script = path.join(tmp, 'as-nobody.mts');
-  fs.writeFileSync(script, `
-    import { describeFailure } from ${JSON.stringify(path.join(serverRoot, 'src/cli/runtime.ts'))};
-    import { loadConfig } from ${JSON.stringify(path.join(serverRoot, 'src/config.ts'))};
-    import { locateDatabase } from ${JSON.stringify(path.join(serverRoot, 'src/db/locate.ts'))};
-    try { const l = await locateDatabase(loadConfig({ ATRIUM_DATA_DIR: ${JSON.stringify(dataDir)} }), 'server', () => {}); await l.release(); console.log('no failure'); }
-    catch (e) { console.log(describeFailure(e)); }
-  `);
-  fs.chmodSync(script, 0o644);
+/**
+ * Runs locateDatabase as the unprivileged user `nobody` and returns what the CLI would print.
+ * The child runs a bundle (esbuild, every dependency inlined) written to a temp directory that
+ * nobody may read: a checkout in a private directory (mktemp -d, 0700) is closed to that user,
+ * sources and node_modules alike, so it could not load them from there.
+ */
+let bundled: Promise<string> | undefined;
+function nobodyBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'as-nobody-'));
+    fs.chmodSync(dir, 0o755);
+    const entry = path.join(dir, 'entry.ts');
+    fs.writeFileSync(entry, `
+      import { describeFailure } from ${JSON.stringify(path.join(serverRoot, 'src/cli/runtime.ts'))};
+      import { loadConfig } from ${JSON.stringify(path.join(serverRoot, 'src/config.ts'))};
+      import { locateDatabase } from ${JSON.stringify(path.join(serverRoot, 'src/db/locate.ts'))};
+      try { const l = await locateDatabase(loadConfig({ ATRIUM_DATA_DIR: process.argv[2] }), 'server', () => {}); await l.release(); console.log('no failure'); }
+      catch (e) { console.log(describeFailure(e)); }
+    `);
+    const outfile = path.join(dir, 'as-nobody.mjs');
+    const esbuild = await import('esbuild');
+    await esbuild.build({
+      entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
+      // CommonJS dependencies inlined into an ES module still call require() for node: built-ins.
+      banner: { js: "import { createRequire as atriumCreateRequire } from 'node:module'; const require = atriumCreateRequire(import.meta.url);" },
+    });
+    fs.chmodSync(outfile, 0o644);
+    return outfile;
+  })();
+  return bundled;
+}
+
+async function asNobody(dataDir: string): Promise<string> {
+  const script = await nobodyBundle();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: serverRoot, uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+    const child = spawn(process.execPath, [script, dataDir], { cwd: '/', uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -1,0 +1,4 @@
+// The order race of test/concurrency/orders.concurrency.test.ts, ten rounds instead of one.
+// Run by `npm run test:stress`, never by `npm test` (test/run.ts leaves this folder out).
+process.env.ATRIUM_STRESS = '1';
+await import('../concurrency/orders.concurrency.test.ts');
