@@ -10,7 +10,7 @@
 //                             paths sharing its builder: an event's dates, the languages, page 10, q=)
 //   BENCH_FROM=/path/to/checkout   run that checkout's server instead (an A/B on the same database)
 //   BENCH_CPU_PROF=dir        the servers write V8 CPU profiles there when they stop
-//   BENCH_VACUUM=1            VACUUM ANALYZE after seeding, as bench/catalog.ts does since ADR 0034
+//   BENCH_VACUUM=1            VACUUM ANALYZE after seeding, as bench/catalog.ts does since ADR 0022
 //                             (default: ANALYZE only, as the figures before it)
 //   BENCH_WARMUP=4            seconds of load before the first measurement (route schemas compile then)
 // Writes bench/results/dates-large.json.
@@ -43,7 +43,7 @@ const [{ id: quotaId }] = (
 ).rows as [{ id: number }];
 const seeded = await seedLargeCatalogue(pool, quotaId);
 // BENCH_VACUUM=1: VACUUM the seeded tables (all pages all-visible, as autovacuum leaves a catalogue
-// that rarely changes; bench/catalog.ts does so too since ADR 0034). Without it the first minute
+// that rarely changes; bench/catalog.ts does so too since ADR 0022). Without it the first minute
 // may read the heap.
 if (process.env.BENCH_VACUUM === '1') await pool.query('vacuum analyze');
 const [{ id: eventId }] = (await pool.query(`select min(id)::int as id from events`)).rows as [{ id: number }];

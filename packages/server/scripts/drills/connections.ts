@@ -1,4 +1,4 @@
-// Drill (c): a half-open connection flood (issue #14, defect 3). One client (127.0.0.1) opens
+// Drill (c): a half-open connection flood. One client (127.0.0.1) opens
 // FLOOD idle connections to `atrium serve`, sending nothing, as the probe did with ~20,000;
 // meanwhile another client (127.0.0.2) keeps calling the API. The per-address cap must close the
 // flood's excess at accept, the other client must be answered quickly throughout, the shedding

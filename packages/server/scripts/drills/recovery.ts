@@ -1,4 +1,4 @@
-// Drill (d): crash recovery of the embedded mode (issue #14, defect 4 and 13; docs/adr/0012), with
+// Drill (d): crash recovery of the embedded mode (docs/adr/0012), with
 // `atrium serve` on its own embedded PostgreSQL in a private (0700) data directory:
 // kill -9 of the server leaves its PostgreSQL running; the next start stops that orphan and serves
 // /readyz 200; a PostgreSQL killed under the running server is restarted (503 meanwhile, then 200);

@@ -22,8 +22,8 @@ export class Lru<V> {
     }
     // Re-insert: Map keeps insertion order, so the first key is the least recently used. At most
     // once per MOVE_EVERY_MS per entry: a busy list reads the same 25 row fragments thousands of
-    // times a second, and moving each on every read was most of a lookup's cost (issue #19's
-    // profiles); which of two entries read within the same second goes first does not matter.
+    // times a second, and moving each on every read was most of a lookup's cost in
+    // profiles; which of two entries read within the same second goes first does not matter.
     if (now - e.moved >= MOVE_EVERY_MS) {
       e.moved = now;
       this.map.delete(key);

@@ -1,4 +1,4 @@
-// Per-row JSON of catalogue lists, per process (issue #19, docs/adr/0029-catalogue-row-fragments.md):
+// Per-row JSON of catalogue lists, per process (docs/adr/0022-catalogue-read-path.md):
 // the store behind domain/catalog/fragments.ts. It sits under the answer cache (responses.ts):
 // an answer-cache miss (a new filter, a search, another page, the first read after an edit)
 // assembles its answer from these instead of reading and rendering every row again.

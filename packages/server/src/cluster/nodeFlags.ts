@@ -2,8 +2,7 @@
 // default young generation (16 MB per semi-space) fills under load, the rows and JSON of the
 // requests in flight are still alive, so the scavenger copies them.
 // At 64 MB more of them are dead by the next scavenge: GC per uncached list request was lower in
-// each of six paired runs, 40–106 → 10–38 µs (bench/gc.ts, bench/README.md "Node's young
-// generation"), for a peak memory up to 80 MB higher. `npm start`, the `atrium`
+// every paired run (bench/gc.ts measures it), for a somewhat higher peak memory. `npm start`, the `atrium`
 // command's shebang and the workers of `--workers N` start with it; docs/operations.md gives the
 // command line for a process manager.
 export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=64';

@@ -1,8 +1,8 @@
-// timestamptz values of raw pool queries (the catalogue's pages and dates, db/repositories/catalog/) as Dates,
-// parsed by V8's own Date parser where the text has the usual shape. node-postgres's default
-// (postgres-date: a regular expression, then Date.UTC) cost ~1 µs per value, 7 % of the server's
-// CPU for GET /dates in a profile; V8 parses the same instant in a third of that
-// (docs/adr/0037-event-dates-read-lighter.md). Anything else PostgreSQL may print (BC years,
+// timestamptz values of raw pool queries (the catalogue's pages and dates,
+// db/repositories/catalog/) as Dates, parsed by V8's own Date parser where the text has the usual
+// shape. node-postgres's default (postgres-date: a regular expression, then Date.UTC) showed in
+// the profile of GET /dates; V8 parses the same instant in a fraction of its time
+// (docs/adr/0022-catalogue-read-path.md). Anything else PostgreSQL may print (BC years,
 // years past 9999, 'infinity', an offset with seconds from a historical zone) goes to the default
 // parser, so every value means what it did. test/domain/timestamptz.test.ts compares both over
 // many values and against PostgreSQL's own epoch in several session time zones.

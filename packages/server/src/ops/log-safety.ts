@@ -1,4 +1,4 @@
-// What may reach a log line (docs/operations.md, "Logs"; issue #14 defect 7):
+// What may reach a log line (docs/operations.md, "Logs"):
 // - errors are logged field by field from an allow-list: a failed statement appears as its SQL
 //   text (placeholders only, cut short) under `statement`, never its bound parameters. Drizzle
 //   puts the parameters into the error's message and stack ("Failed query: …\nparams: …"), and

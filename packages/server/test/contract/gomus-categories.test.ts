@@ -1,4 +1,4 @@
-// go~mus categories (issue #15, docs/gomus-compatibility.md): `category` is `{id, name}` or null
+// go~mus categories (docs/gomus-compatibility.md): `category` is `{id, name}` or null
 // on events, tours and dates; GET /events/categories and /tours/categories list what the caller
 // may see; by_category_ids[] / by_categories[] (and by_language_ids[]) filter by them (an unknown id: an empty list, as
 // go~mus answers; a non-numeric one: a 422 naming the field). The catalogue file keeps naming

@@ -1,4 +1,4 @@
-// Row fragments (domain/catalog/fragments.ts, docs/adr/0029-catalogue-row-fragments.md): a page
+// Row fragments (domain/catalog/fragments.ts, docs/adr/0022-catalogue-read-path.md): a page
 // is read as ids and row versions, then the rows whose JSON is not kept are fetched by id. A row
 // changed between the two statements must not be used, or the answer would mix two states of the
 // catalogue: the page is read again in one statement, and nothing of that round is kept. Control:

@@ -1,4 +1,4 @@
-// How PostgreSQL plans a large catalogue's page (docs/adr/0034-catalogue-plans-and-search-index.md).
+// How PostgreSQL plans a large catalogue's page (docs/adr/0022-catalogue-read-path.md).
 // A page's statement is prepared once per connection; PostgreSQL plans it afresh for each of its
 // first five executions and then keeps a generic plan if that costs no more than the custom ones.
 // With `limit $n offset $m` it never did for 2,000 tickets (a custom plan costed 25 rows, the
@@ -50,7 +50,7 @@ test('a large catalogue page settles on a generic plan after its first custom pl
   assert.ok(page!.generic_plans >= 6, `the generic plan served ${page!.generic_plans} of 12 executions`);
 });
 
-// Migration 0031, docs/adr/0035-ticket-pages-from-the-index.md: the shop's count and the ids of a
+// Migration 0031, docs/adr/0022-catalogue-read-path.md: the shop's count and the ids of a
 // page (with the rows its offset skips) come from the channel's partial index, two index scans per
 // page, instead of evaluating the visibility rule on every row of the table. Index statistics are
 // per backend until flushed; the pool's one connection flushes its own before they are read.

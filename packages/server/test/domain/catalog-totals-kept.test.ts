@@ -1,5 +1,5 @@
 // A catalogue list's total kept per condition in the master-data memo (db/repositories/catalog/pages.ts#counted,
-// docs/adr/0040-list-totals-kept.md): the pages, locales and page sizes of one condition share
+// docs/adr/0022-catalogue-read-path.md): the pages, locales and page sizes of one condition share
 // one count; the answer is the plain path's; and a kept total is used only at the catalogue
 // version it was counted at, which the page's own statement reads, so a memo that missed a
 // change (its notice not yet arrived) still answers the new total.

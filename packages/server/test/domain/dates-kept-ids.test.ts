@@ -1,5 +1,5 @@
 // A page of event dates from the ids kept in the master-data memo (db/repositories/catalog/datesPages.ts#fromKeptIds,
-// docs/adr/0038-event-date-ids-kept.md): the same answer as the one-statement path, seats live on
+// docs/adr/0022-catalogue-read-path.md): the same answer as the one-statement path, seats live on
 // every read, and a memo that missed a catalogue change (its notice not yet arrived) is not used:
 // the rows' statement sees another catalogue version and the page is read the plain way.
 import assert from 'node:assert/strict';

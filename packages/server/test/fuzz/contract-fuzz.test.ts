@@ -1,4 +1,4 @@
-// Contract fuzzing (issue "Proof", item 2): requests generated from openapi/openapi.json for every
+// Contract fuzzing: requests generated from openapi/openapi.json for every
 // /api/v4 operation × token class, valid ones with real ids from the demo catalogue and invalid
 // ones (wrong types, missing and extra fields, edge numbers, odd strings and encodings, SQL
 // metacharacters, unicode, null bytes, long strings). Properties, for every answer: no 5xx; a

@@ -1,5 +1,5 @@
 // A master-data memo (domain/context.ts) that keeps everything and is never cleared: as if no
-// change notice had arrived. For tests of what is kept per catalogue version (ADR 0038, 0040).
+// change notice had arrived. For tests of what is kept per catalogue version (ADR 0022, 0040).
 import type { MasterDataMemo } from '../../src/domain/context.ts';
 
 export class StaleMemo implements MasterDataMemo {

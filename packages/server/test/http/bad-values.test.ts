@@ -1,4 +1,4 @@
-// Bad values are a 422 naming the field, never a 500 (issue #14, defect 10): calendar dates at
+// Bad values are a 422 naming the field, never a 500: calendar dates at
 // the edges of what PostgreSQL reads (0001-01-01, 9999-12-31), timestamps with impossible UTC
 // offsets (+25:00) and JSON text with lone UTF-16 surrogates, on every date/time parameter.
 // One rule in the shared parsing layer (domain/time.ts, http/api/json-text.ts) serves them all.

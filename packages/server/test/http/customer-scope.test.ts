@@ -1,4 +1,4 @@
-// Museum scope of personal data (issue #14, defect 2; ADR 0015): every endpoint that returns or
+// Museum scope of personal data (ADR 0015): every endpoint that returns or
 // changes data about a person is walked with a staff token of another museum and with another
 // reseller's token: 404 or empty everywhere. The same calls with the owner and with staff of the
 // order's museum succeed, so the walk proves the rule rather than a broken fixture.

@@ -1,5 +1,5 @@
 // GET /dates, /events/:id/dates, /dates/languages and /calendar read a page of event dates in ONE
-// statement (db/repositories/catalog/datesPages.ts, docs/adr/0030-event-dates-in-one-statement.md): the
+// statement (db/repositories/catalog/datesPages.ts, docs/adr/0022-catalogue-read-path.md): the
 // page is a slice of the sorted ids of an aggregate, the seats are the capacity module's sub-select
 // and, without the master-data memo, each museum's schedule comes with the page as json. This
 // file checks that statement against the ordinary paths, for the filters /dates takes (museums,

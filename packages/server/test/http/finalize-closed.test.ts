@@ -1,4 +1,4 @@
-// Finalizing a pending order whose slot was closed after the order was placed (issue #13, ADR
+// Finalizing a pending order whose slot was closed after the order was placed (ADR
 // 0013 "Changed"): refused with 422 CLOSED, the order stays pending and gets no barcodes. A
 // closure still committing when the finalize arrives makes it wait and then refuses it (with the
 // check removed, that test, the first and the sequential control fail; the finalize sells the

@@ -1,4 +1,4 @@
-// Finalizing a pending order after the museum changed its opening hours (issue #13, ADR 0013
+// Finalizing a pending order after the museum changed its opening hours (ADR 0013
 // "Changed"): the finalize asks the sellability rule again, so weekly hours, a season or a
 // single-date exception that no longer cover the order's slot refuse it with 422 CLOSED, and the
 // order stays pending with no barcodes and no event. Hours that change but still cover the slot

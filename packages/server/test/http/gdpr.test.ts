@@ -1,4 +1,4 @@
-// GDPR export and erasure (issue #14, defect 11; ADR 0015): the export holds everything stored
+// GDPR export and erasure (ADR 0015): the export holds everything stored
 // about a person; after the erasure no table holds any of the person's data except the invoices
 // tax law requires, which the answer names. Both are staff actions within the museum scope, and
 // the command line runs the same verbs.

@@ -1,4 +1,4 @@
-// Connection caps (issue #14, defect 3; docs/operations.md "Limits and their settings"): one
+// Connection caps (docs/operations.md "Limits and their settings"): one
 // client opening many idle connections (a half-open flood) is cut off at accept, before any
 // parsing, once it holds ATRIUM_MAX_CONNECTIONS_PER_ADDRESS; another address still gets answers;
 // the global ATRIUM_MAX_CONNECTIONS caps the process; shedding is logged, rate-limited.

@@ -1,4 +1,4 @@
-// Inventory hoarding (issue #14, defect 6; docs/operations.md "Limits and their settings"): one
+// Inventory hoarding (docs/operations.md "Limits and their settings"): one
 // reseller held a whole day's seats with ten reservations. Per account, live holds and pending
 // orders are limited to a share of a slot's capacity and to a count; exceeding either is a 422
 // HOLD_LIMIT_EXCEEDED and writes nothing; other partners keep selling; sales are not limited.

@@ -1,4 +1,4 @@
-// Answers that the HTTP parser or a timeout produces, before any route runs (issue #14, defect 13):
+// Answers that the HTTP parser or a timeout produces, before any route runs:
 // a malformed request, headers or a request line over the size limit, a request that does not
 // arrive in time; and Fastify's body errors (bad JSON, a body over the limit). All of them have
 // the documented error shape (docs/errors.md) and the security headers of every other answer.

@@ -1,4 +1,4 @@
-// Statement and lock timeouts per request class (issue #14, defect 8; docs/operations.md "Limits
+// Statement and lock timeouts per request class (docs/operations.md "Limits
 // and their settings"): with the database frozen by a lock held elsewhere, a read is answered
 // 503 with Retry-After after the read timeout, a write after the write timeout, instead of
 // hanging for as long as the lock is held (20 s and more in the probe). The background jobs'

@@ -1,4 +1,4 @@
-// Upload hygiene (issue #14, defect 12): bidi control characters never survive in a filename,
+// Upload hygiene: bidi control characters never survive in a filename,
 // and the bytes must be of the declared content type (magic numbers): a mismatch is a 422 and
 // nothing is stored.
 import assert from 'node:assert/strict';

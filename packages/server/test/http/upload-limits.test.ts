@@ -1,4 +1,4 @@
-// Upload limits (issue #14, defect 5): a per-account storage quota and a free-space floor on the
+// Upload limits: a per-account storage quota and a free-space floor on the
 // data directory's volume. Uploads past either get 507 with a clear code, nothing is stored,
 // everything else keeps working, and uploads work again once space is freed (no restart).
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Expired Idempotency-Key answers are purged on a schedule (issue #14, defect 13): the purge
+// Expired Idempotency-Key answers are purged on a schedule: the purge
 // existed but no job ran it, so the table only grew. The schedule is in src/jobs/cron.ts.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';

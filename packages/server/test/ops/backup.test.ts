@@ -1,4 +1,4 @@
-// `atrium backup` / `atrium restore` (issue #14, 13): a backup taken while the server runs and
+// `atrium backup` / `atrium restore` : a backup taken while the server runs and
 // writes, restored into a fresh data directory, holds exactly what was committed before the
 // backup ended, with the install's own PostgreSQL (no host pg_dump). A restore never overwrites a
 // database and a damaged archive is refused with one sentence.

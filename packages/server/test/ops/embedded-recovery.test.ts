@@ -1,4 +1,4 @@
-// Issue #14 defect 4: after `kill -9` of atrium its embedded PostgreSQL kept running and the next
+// after `kill -9` of atrium its embedded PostgreSQL kept running and the next
 // start failed ("atrium: undefined"); a PostgreSQL that died stayed dead. Now the next start stops
 // the orphan of its own data directory, and a dead PostgreSQL is restarted with backoff while
 // /readyz answers 503.

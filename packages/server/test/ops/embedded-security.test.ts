@@ -1,4 +1,4 @@
-// Issue #14 defect 1: the embedded PostgreSQL was open to every local user (a constant password,
+// the embedded PostgreSQL was open to every local user (a constant password,
 // its port in a world-readable lock file, the service connected as superuser, so anyone on the
 // host ran `COPY … TO PROGRAM` as postgres). Now: a random per-install password in a 0600 file,
 // a 0600 lock, and the service's role can neither run programs nor reach other databases.

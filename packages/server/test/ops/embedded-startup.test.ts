@@ -1,6 +1,5 @@
-// Start-up of the embedded PostgreSQL where it cannot work, and where it used to fail (issue #21,
-// #14 defect 4): every failure is ONE sentence saying what is wrong and what to do (never
-// `undefined`, a stack or an unhandled 'error' event), and as root a private (0700) data directory
+// Start-up of the embedded PostgreSQL where it cannot work, and where it used to fail: every
+// failure is ONE sentence saying what is wrong and what to do (never `undefined`, a stack or an unhandled 'error' event), and as root a private (0700) data directory
 // works: PostgreSQL runs as a non-root user that may enter, but not list, the directories above.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

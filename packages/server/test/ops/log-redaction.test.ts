@@ -1,4 +1,4 @@
-// Sensitive data never reaches a log line (issue #14, defect 7; docs/operations.md "Logs"):
+// Sensitive data never reaches a log line (docs/operations.md "Logs"):
 // a failed statement is logged by its statement, never its bound parameters (one line had held a
 // whole 13.8 MB upload and token hashes); personal query parameters (e-mail, names, phone, search
 // text) are masked in the request line; no line is longer than the cap, whatever it holds.

@@ -58,7 +58,7 @@ export function bookedSeatsOfDates(db: DbOrTx, dateIds: number[], now: Date): Pr
 /**
  * The same count for one date as a scalar sub-select (`dateId`: a column or expression of the
  * caller's statement), so a page of dates reads its seats in its own statement (GET /dates,
- * docs/adr/0030-event-dates-in-one-statement.md).
+ * docs/adr/0022-catalogue-read-path.md).
  */
 export function eventDateSeatsBookedSql(dateId: SQL | AnyPgColumn, now: Date | SQL): SQL {
   return sql`(select coalesce(sum(${ca.quantity}), 0)::int from ${ca} where ${seatsOf(eq(ca.resourceId, dateId), now)})`;

@@ -1,4 +1,4 @@
-// Catalogue list pages assembled from per-row JSON (docs/adr/0029-catalogue-row-fragments.md).
+// Catalogue list pages assembled from per-row JSON (docs/adr/0022-catalogue-read-path.md).
 // A row's JSON is produced once and kept (src/cache/rows.ts), keyed by everything it depends on:
 // the table and row id, the row's version (xmin, which every UPDATE of the row changes), the
 // related data the view shows (the page's extra columns: quota ids, languages, category name),

@@ -1,6 +1,6 @@
 // A page of event dates with their seats, in one statement or from what its condition keeps in
-// the master-data memo (docs/adr/0030-event-dates-in-one-statement.md,
-// docs/adr/0038-event-date-pages-kept.md). The domain (domain/catalog/datesPage.ts) makes views
+// the master-data memo (docs/adr/0022-catalogue-read-path.md,
+// docs/adr/0022-catalogue-read-path.md). The domain (domain/catalog/datesPage.ts) makes views
 // of the rows and applies the sellability rule.
 import { sql, type SQL } from 'drizzle-orm';
 import { eventDates, events, instance } from '../../schema/index.ts';
@@ -107,7 +107,7 @@ const KEPT = 2_000;
 
 /**
  * The page from what its condition selects, kept in the master-data memo
- * (docs/adr/0038-event-date-pages-kept.md). Counting and sorting every date of the range was most
+ * (docs/adr/0022-catalogue-read-path.md). Counting and sorting every date of the range was most
  * of PostgreSQL's time for a page, and reading and parsing 25 wide rows a large part of the
  * server's; yet which dates a condition selects, and
  * their rows, change only with the catalogue. Seats change with every booking: they are read live

@@ -19,7 +19,7 @@ const CONTROL = /[\u0000-\u001f]/;
  *
  * When `q` has no control character (the 'text' shape), the test is one ILIKE on the table's
  * `title_search`: the translations joined by U+001F, a stored generated column with a trigram
- * index (migration 0032, docs/adr/0039-catalogue-title-search-column.md). `%q%` cannot match
+ * index (migration 0032, docs/adr/0022-catalogue-read-path.md). `%q%` cannot match
  * across the separator, so it matches that text exactly when it matches one translation.
  * Otherwise each translation is tested on its own (no index).
  */

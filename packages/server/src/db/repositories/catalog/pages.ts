@@ -55,7 +55,7 @@ export interface PageSource {
  *
  * The window counts ids only, then the page's 25 rows are joined back for their columns: a
  * window over whole rows copies every matching row (with its texts) into its buffer, most of a
- * large catalogue's page in PostgreSQL (docs/adr/0026-catalogue-search-and-pages.md).
+ * large catalogue's page in PostgreSQL (docs/adr/0022-catalogue-read-path.md).
  */
 export async function pageRows<R>(src: PageSource, spec: PageSpec): Promise<{ rows: R[]; total: number }> {
   return counted<R>(src, spec, 'rows', '', (keptTotal) => {
@@ -76,7 +76,7 @@ const NO_TOTAL: KeptTotal = { total: 0, version: -1 };
 /**
  * Runs a page's statement (`build`) and returns its rows and total. A page that counts apart,
  * read while the master-data memo keeps values, keeps its total per condition
- * (docs/adr/0040-list-totals-kept.md): the count of every matching row was most of
+ * (docs/adr/0022-catalogue-read-path.md): the count of every matching row was most of
  * PostgreSQL's work for a page of a large catalogue, yet it changes only with the catalogue, and the next page, another locale or a page size of the same
  * condition (each its own answer-cache miss) counted again.
  *
@@ -123,7 +123,7 @@ function pageSql(spec: PageSpec, keptTotal: boolean): SQL {
  * `columns` of the page's rows and `"__total"`, for a page that counts apart (in no order): the
  * page's ids are chosen first, by themselves, and only those rows are read. The count, the ids
  * and the rows the offset skips can then come from an index alone (tickets: migration 0031,
- * docs/adr/0035-ticket-pages-from-the-index.md); reading the rows' other columns or version
+ * docs/adr/0022-catalogue-read-path.md); reading the rows' other columns or version
  * (xmin) in the same scan fetched every skipped row from the table.
  */
 function ofPage(spec: PageSpec, columns: SQL, keptTotal: boolean): SQL {
@@ -154,7 +154,7 @@ const atVersion = renderOnce(() => sql` cross join (select ${instance.catalogVer
  * custom plan cannot see its value either (as entry_scan_targets reads its arrays,
  * src/db/sql/entry_scan_targets.sql). With a bare `$n`, a custom plan costs a page at 25 rows and
  * the generic plan at a tenth of the table, so for a large catalogue the plan cache never settled
- * on the generic plan: every request was planned again (docs/adr/0034-catalogue-plans-and-search-index.md).
+ * on the generic plan: every request was planned again (docs/adr/0022-catalogue-read-path.md).
  */
 function limitOffset(spec: PageSpec): SQL {
   if (!spec.shape) return sql` limit ${spec.limit} offset ${spec.offset}`;

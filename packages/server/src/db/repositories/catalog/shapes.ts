@@ -1,4 +1,4 @@
-// Catalogue statements rendered once per shape (docs/adr/0032-catalogue-statements-by-shape.md).
+// Catalogue statements rendered once per shape (docs/adr/0022-catalogue-read-path.md).
 // Rendering a page's statement with Drizzle on every request (its WHERE from the shared rules,
 // the page around it) was the largest part of an uncached list's CPU. A list's WHERE is built
 // with its values bound by name (`bound`: Drizzle placeholders) under a shape key: everything the

@@ -42,7 +42,7 @@ export interface ScheduleJson {
  * weekly hours, exceptions, seasons (by start date) and closures (by id, their instants as epoch
  * ms). `museumId` is an SQL expression: a parameter (`scheduleJsonOf`), or a column of a statement
  * that reads the schedule beside its own rows (GET /dates without the master-data memo,
- * docs/adr/0030-event-dates-in-one-statement.md).
+ * docs/adr/0022-catalogue-read-path.md).
  */
 export function scheduleSql(museumId: SQL | AnyPgColumn): SQL {
   const s = openingSeasons;

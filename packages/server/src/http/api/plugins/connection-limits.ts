@@ -1,4 +1,4 @@
-// Connection caps (docs/operations.md, "Limits and their settings"; ADR 0016; issue #14 defect 3).
+// Connection caps (docs/operations.md, "Limits and their settings"; ADR 0016).
 // Half-open connections cost a file descriptor each until the header timeout (20 s, app.ts); one
 // client holding ~20,000 of them exhausted the descriptors and the API stopped answering.
 // - Globally: net.Server#maxConnections (ATRIUM_MAX_CONNECTIONS) makes Node close a socket right
