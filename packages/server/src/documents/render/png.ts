@@ -1,7 +1,8 @@
 // A minimal PNG writer for black-and-white module grids (barcodes). bwip-js' own PNG drawing
 // (PostScript-style rasteriser plus a pure-JS deflate) was most of a ticket page's rendering
 // time; packing a module grid into 1-bit rows and deflating them with node:zlib is far cheaper.
-// Output: colour type 0 (gray), bit depth 1, no interlace, filter 0 on every row: the kind of PNG pdfkit embeds without re-encoding (no alpha, no palette).
+// Output: colour type 0 (gray), bit depth 1, no interlace, filter 0 on every row: the kind of
+// PNG pdfkit embeds without re-encoding (no alpha, no palette).
 import zlib from 'node:zlib';
 
 const CRC_TABLE = (() => {
