@@ -10,3 +10,4 @@ export * from './events.ts';
 export * from './schedules.ts';
 export * from './entry.ts';
 export * from './staff.ts';
+export * from './payments.ts';
