@@ -19,8 +19,10 @@ export interface Ctx {
   /**
    * Test-only switches (never set from the environment in production code paths).
    * disableEntryLocks: scans store without their compare-and-set (the entry race's control run).
+   * disablePaymentLocks: refunds neither lock the order's payments nor reserve their amount
+   * (the refund race's control run, test/payments/refund-race.test.ts).
    */
-  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean };
+  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disablePaymentLocks?: boolean };
 }
 
 export interface MasterDataMemo {

@@ -1,0 +1,65 @@
+// Mollie hosted checkout through the official SDK. A Mollie payment (tr_…) is one attempt. Mollie's
+// webhook is unsigned and carries only the payment's id, so it is only a trigger: the payment is
+// fetched from Mollie and its status is what counts (a forged call changes nothing).
+// MOLLIE_API_ENDPOINT points the SDK at a stand-in; the SDK speaks HTTPS only, so a stand-in's
+// certificate authority is given with MOLLIE_CA_FILE.
+import { readFileSync } from 'node:fs';
+import { createMollieClient } from '@mollie/api-client';
+import type { PaymentSettings } from './settings.ts';
+import type { PaymentProvider, ProviderStatus } from './types.ts';
+
+const value = (cents: number) => (cents / 100).toFixed(2);
+const cents = (v: string) => Math.round(Number(v) * 100);
+
+export function mollieProvider(settings: PaymentSettings['mollie'], publicUrl: string | undefined): PaymentProvider {
+  const mollie = createMollieClient({
+    apiKey: settings.apiKey!.reveal(),
+    ...(settings.apiEndpoint ? { apiEndpoint: settings.apiEndpoint } : {}),
+    ...(settings.caFile ? { caCertificates: readFileSync(settings.caFile, 'utf8') } : {}),
+  });
+  const webhookUrl = publicUrl ? `${publicUrl}/api/v4/payments/mollie/webhook` : undefined;
+  return {
+    name: 'mollie',
+    hosted: true,
+    async startCheckout(order, amountCents, returnUrl, paymentId) {
+      const p = await mollie.payments.create({
+        amount: { currency: order.currency, value: value(amountCents) },
+        description: `Order ${order.id}`,
+        redirectUrl: returnUrl,
+        // Without a public address there is no webhook; the reconcile job asks instead.
+        ...(webhookUrl ? { webhookUrl } : {}),
+        metadata: { atrium_order_id: order.id, atrium_payment_id: paymentId },
+        idempotencyKey: `atrium-payment-${paymentId}`,
+      });
+      const url = p.getCheckoutUrl();
+      if (!url) throw new Error('Mollie returned a payment without a checkout URL');
+      return { redirectUrl: url, providerRef: p.id };
+    },
+    async fetchStatus(ref): Promise<ProviderStatus> {
+      const p = await mollie.payments.get(ref);
+      switch (p.status) {
+        case 'paid':
+          return { state: 'paid', amountCents: cents(p.amount.value), method: p.method ?? null };
+        case 'failed':
+          return { state: 'failed', failure: 'payment failed at Mollie' };
+        case 'canceled':
+          return { state: 'canceled', failure: 'canceled on the payment page' };
+        case 'expired':
+          return { state: 'canceled', failure: 'payment expired at Mollie' };
+        default:
+          return { state: 'pending' };
+      }
+    },
+    async refund(ref, amountCents, idempotencyKey) {
+      const p = await mollie.payments.get(ref);
+      const r = await mollie.paymentRefunds.create({ paymentId: ref, amount: { currency: p.amount.currency, value: value(amountCents) }, idempotencyKey });
+      if (r.status === 'failed' || r.status === 'canceled') return { state: 'failed', providerRef: r.id, failure: `refund ${r.status} at Mollie` };
+      return { state: 'done', providerRef: r.id };
+    },
+    async parseWebhook(rawBody) {
+      const id = new URLSearchParams(rawBody).get('id');
+      if (!id || !/^tr_[A-Za-z0-9]{1,64}$/.test(id)) return { ok: false, reason: 'no Mollie payment id' };
+      return { ok: true, providerRef: id };
+    },
+  };
+}
