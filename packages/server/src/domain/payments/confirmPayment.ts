@@ -78,3 +78,14 @@ async function applyStatus(ctx: Ctx, tx: Parameters<Parameters<typeof transactio
   if (moved) await audit(moved);
   return { payment: moved ?? before, changed: moved !== undefined };
 }
+
+/**
+ * The visitor is back from the provider's page (the shop calls this on its return URL): the
+ * caller must see the order; the payment is then confirmed exactly as a webhook would.
+ */
+export async function confirmOnReturn(ctx: Ctx, providers: PaymentProviders, idOrToken: string, paymentId: number): Promise<ConfirmResult> {
+  const order = await findOrder(ctx.db, ctx, idOrToken);
+  const p = await paymentById(ctx.db, paymentId);
+  if (!p || p.orderId !== order.id) throw notFound('payment');
+  return confirmPayment(ctx, providers, { paymentId }, 'return-url');
+}
