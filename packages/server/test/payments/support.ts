@@ -28,6 +28,9 @@ export interface PaymentsWorld {
 }
 
 export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['testing'] } = {}): Promise<PaymentsWorld> {
+  // The Mollie SDK accepts no extra certificate authority, and the stand-in's certificate is
+  // self-signed: this test process (which talks TLS to nothing else) does not check certificates.
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
   const stripe = await startStripeStandin();
   const mollie = await startMollieStandin();
   const t = await testApp({
@@ -38,7 +41,6 @@ export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['te
       STRIPE_API_BASE: stripe.base,
       MOLLIE_API_KEY: mollie.apiKey,
       MOLLIE_API_ENDPOINT: mollie.endpoint,
-      MOLLIE_CA_FILE: mollie.caFile,
       ATRIUM_PUBLIC_URL: 'https://tickets.example.org',
     },
     ...(opts.testing ? { testing: opts.testing } : {}),

@@ -1,8 +1,9 @@
 // A local stand-in for the part of Mollie's API that Atrium calls (payment create and get, refund
 // create), for the real `@mollie/api-client` SDK pointed at it with MOLLIE_API_ENDPOINT. The SDK
-// speaks HTTPS only, so the stand-in serves a throw-away self-signed certificate (made with
-// openssl) whose file the test passes as MOLLIE_CA_FILE. Mollie's webhook is a form with the
-// payment id only; `webhook(id)` gives that body.
+// speaks HTTPS only and trusts only its bundled certificate authorities, so the stand-in serves a
+// throw-away self-signed certificate (made with openssl) and the test process that uses it turns
+// certificate checks off (test/payments/support.ts). Mollie's webhook is a form with the payment
+// id only; `webhook(id)` gives that body.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -29,7 +30,6 @@ interface MolliePayment {
 
 export interface MollieStandin {
   endpoint: string;
-  caFile: string;
   apiKey: string;
   payments: Map<string, MolliePayment>;
   calls: string[];
@@ -101,7 +101,7 @@ export async function startMollieStandin(): Promise<MollieStandin> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   endpoint = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v2/`;
   return {
-    endpoint, caFile: cert, apiKey, payments, calls,
+    endpoint, apiKey, payments, calls,
     setStatus(id, status) {
       const pay = payments.get(id);
       if (!pay) throw new Error(`no payment ${id}`);

@@ -1,9 +1,9 @@
 // Mollie hosted checkout through the official SDK. A Mollie payment (tr_…) is one attempt. Mollie's
 // webhook is unsigned and carries only the payment's id, so it is only a trigger: the payment is
 // fetched from Mollie and its status is what counts (a forged call changes nothing).
-// MOLLIE_API_ENDPOINT points the SDK at a stand-in; the SDK speaks HTTPS only, so a stand-in's
-// certificate authority is given with MOLLIE_CA_FILE.
-import { readFileSync } from 'node:fs';
+// MOLLIE_API_ENDPOINT points the SDK at a stand-in. The SDK speaks HTTPS only and trusts only its
+// own bundled certificate authorities (it has no option to add one), so a stand-in must be HTTPS
+// and its test process must accept its certificate (test/payments/support.ts).
 import { createMollieClient } from '@mollie/api-client';
 import type { PaymentSettings } from './settings.ts';
 import type { PaymentProvider, ProviderStatus } from './types.ts';
@@ -15,7 +15,6 @@ export function mollieProvider(settings: PaymentSettings['mollie'], publicUrl: s
   const mollie = createMollieClient({
     apiKey: settings.apiKey!.reveal(),
     ...(settings.apiEndpoint ? { apiEndpoint: settings.apiEndpoint } : {}),
-    ...(settings.caFile ? { caCertificates: readFileSync(settings.caFile, 'utf8') } : {}),
   });
   const webhookUrl = publicUrl ? `${publicUrl}/api/v4/payments/mollie/webhook` : undefined;
   return {

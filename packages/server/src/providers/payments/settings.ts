@@ -28,7 +28,7 @@ export interface PaymentSettings {
   /** The instance's address as visitors and providers reach it (webhook and demo page URLs). */
   publicUrl: string | undefined;
   stripe: { secretKey?: Secret; webhookSecret?: Secret; apiBase?: URL };
-  mollie: { apiKey?: Secret; apiEndpoint?: string; caFile?: string };
+  mollie: { apiKey?: Secret; apiEndpoint?: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -58,7 +58,7 @@ export function paymentSettingsFromEnv(env: Env, demo: boolean, fail: (m: string
     providers: providers as ProviderName[],
     publicUrl: parseUrl(env.ATRIUM_PUBLIC_URL, 'ATRIUM_PUBLIC_URL', fail)?.toString().replace(/\/$/, ''),
     stripe: { secretKey: secret('STRIPE_SECRET_KEY'), webhookSecret: secret('STRIPE_WEBHOOK_SECRET'), apiBase: parseUrl(env.STRIPE_API_BASE, 'STRIPE_API_BASE', fail) },
-    mollie: { apiKey: secret('MOLLIE_API_KEY'), apiEndpoint: parseUrl(env.MOLLIE_API_ENDPOINT, 'MOLLIE_API_ENDPOINT', fail)?.toString(), caFile: env.MOLLIE_CA_FILE || undefined },
+    mollie: { apiKey: secret('MOLLIE_API_KEY'), apiEndpoint: parseUrl(env.MOLLIE_API_ENDPOINT, 'MOLLIE_API_ENDPOINT', fail)?.toString() },
   };
   if (providers.includes('stripe') && (!s.stripe.secretKey || !s.stripe.webhookSecret)) {
     fail('ATRIUM_PAYMENT_PROVIDERS names stripe: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
