@@ -3,7 +3,9 @@
 -- amount in cents. The constraints make the worst mistakes impossible whatever the code does:
 -- a provider's reference is recorded once (a webhook repeated cannot make a second payment),
 -- amounts are positive, and the refunded sum of a payment never exceeds its amount
--- (refunded_cents is raised when a refund is reserved and lowered when it fails).
+-- (refunded_cents is raised when a refund is reserved). A refund's attempts number its calls to
+-- the provider: each refused attempt is retried under a new idempotency key, an attempt whose
+-- outcome is unknown under the same one.
 CREATE TABLE "payments" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"order_id" integer NOT NULL REFERENCES "orders"("id"),
@@ -40,6 +42,7 @@ CREATE TABLE "refunds" (
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL,
 	"failure" text,
+	"attempts" integer DEFAULT 1 NOT NULL,
 	CONSTRAINT "refunds_amount_positive" CHECK ("amount_cents" > 0),
 	CONSTRAINT "refunds_state" CHECK ("state" in ('pending', 'done', 'failed'))
 );

@@ -71,14 +71,6 @@ export async function reserveRefund(db: DbOrTx, paymentId: number, cents: number
     .where(eq(payments.id, paymentId));
 }
 
-/** Gives back a failed refund's reservation. */
-export async function releaseRefund(db: DbOrTx, paymentId: number, cents: number, now: Date): Promise<void> {
-  await db
-    .update(payments)
-    .set({ refundedCents: sql`${payments.refundedCents} - ${cents}`, updatedAt: now })
-    .where(eq(payments.id, paymentId));
-}
-
 export async function insertRefund(db: DbOrTx, row: NewRefund): Promise<RefundRow> {
   const [r] = await db.insert(refunds).values(row).returning();
   return r!;
@@ -88,7 +80,7 @@ export async function transitionRefund(
   db: DbOrTx,
   id: number,
   from: RefundRow['state'][],
-  patch: Partial<Pick<RefundRow, 'state' | 'providerRef' | 'failure'>> & { updatedAt: Date },
+  patch: Partial<Pick<RefundRow, 'state' | 'providerRef' | 'failure' | 'attempts'>> & { updatedAt: Date },
 ): Promise<RefundRow | undefined> {
   const [r] = await db.update(refunds).set(patch).where(and(eq(refunds.id, id), inArray(refunds.state, from))).returning();
   return r;

@@ -54,6 +54,8 @@ export const refunds = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull(),
     failure: text(),
+    /** Calls to the provider so far; part of the idempotency key (refunds.ts). */
+    attempts: integer().notNull().default(1),
   },
   (t) => [index('refunds_payment').on(t.paymentId), check('refunds_amount_positive', sql`${t.amountCents} > 0`)],
 );

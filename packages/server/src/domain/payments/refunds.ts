@@ -5,7 +5,9 @@
 // keeps within the payment's amount); (2) after the commit, each refund is sent to its provider
 // and marked `done` or `failed`. Two refunds at once therefore never return more than was paid:
 // the second one waits for the first one's rows and sees its reservation. A failed refund keeps
-// its reservation (the money is still owed) until it is retried.
+// its reservation (the money is still owed) until it is retried. A provider that refused gets the
+// retry under a new idempotency key (it keeps answering the old one with the refusal); one that
+// did not answer at all gets it under the same key, so a refund it did make is not made twice.
 import type { Tx } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
 import {
@@ -63,11 +65,13 @@ export async function executeRefund(ctx: Ctx, providers: PaymentProviders, refun
   let outcome: { state: 'done' | 'failed' | 'pending'; providerRef?: string; failure?: string };
   try {
     const provider = providerOf(providers, payment.provider);
-    outcome = await provider.refund(payment.providerRef ?? `payment-${payment.id}`, refund.amountCents, `atrium-refund-${refund.id}`);
+    outcome = await provider.refund(payment.providerRef ?? `payment-${payment.id}`, refund.amountCents, `atrium-refund-${refund.id}-${refund.attempts}`);
   } catch (err) {
-    outcome = { state: 'failed', failure: failureText(err) };
+    // No answer: whether the money went back is unknown. The refund stays pending, saying why.
+    const unknown = await transitionRefund(ctx.db, refund.id, ['pending'], { failure: `no answer from the provider: ${failureText(err)}`, updatedAt: ctx.clock.now() });
+    return unknown ?? refund;
   }
-  if (outcome.state === 'pending') return refund; // the provider finishes it; asked again by the job
+  if (outcome.state === 'pending') return refund; // accepted; the provider finishes it
   return transaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
     const moved = await transitionRefund(tx, refund.id, ['pending'], {
@@ -125,7 +129,10 @@ export async function refundAfterCancellation(ctx: Ctx, providers: PaymentProvid
   return out;
 }
 
-/** POST /orders/:id/refunds/:refund_id/retry: a failed refund is sent again (same idempotency key). */
+/**
+ * POST /orders/:id/refunds/:refund_id/retry: a refused refund is sent again as a new attempt; one
+ * the provider never answered is sent again as the same attempt (same idempotency key).
+ */
 export async function retryRefund(ctx: Ctx, providers: PaymentProviders, idOrToken: string, refundId: number): Promise<RefundRow> {
   const actor = callerOf(ctx);
   const refund = await transaction(ctx.db, async (tx) => {
@@ -133,9 +140,14 @@ export async function retryRefund(ctx: Ctx, providers: PaymentProviders, idOrTok
     const r = await refundById(tx, refundId, true);
     const p = r ? await paymentById(tx, r.paymentId) : undefined;
     if (!r || !p || p.orderId !== order.id) throw notFound('refund');
-    if (r.state !== 'failed') throw new DomainError('REFUND_NOT_RETRYABLE', `refund is ${r.state}; only a failed refund can be retried`);
-    const moved = (await transitionRefund(tx, r.id, ['failed'], { state: 'pending', failure: null, updatedAt: ctx.clock.now() }))!;
-    await auditPayment({ db: tx, clock: ctx.clock }, actor, 'refund.retried', moved, { state: 'failed' }, { state: 'pending' });
+    const unanswered = r.state === 'pending' && r.failure !== null;
+    if (r.state !== 'failed' && !unanswered) {
+      throw new DomainError('REFUND_NOT_RETRYABLE', `refund is ${r.state}; only a failed or unanswered refund can be retried`);
+    }
+    const moved = (await transitionRefund(tx, r.id, [r.state], {
+      state: 'pending', failure: null, attempts: r.state === 'failed' ? r.attempts + 1 : r.attempts, updatedAt: ctx.clock.now(),
+    }))!;
+    await auditPayment({ db: tx, clock: ctx.clock }, actor, 'refund.retried', moved, { state: r.state }, { state: 'pending', attempts: moved.attempts });
     return moved;
   });
   return executeRefund(ctx, providers, refund, actor);

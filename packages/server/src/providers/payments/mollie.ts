@@ -51,7 +51,15 @@ export function mollieProvider(settings: PaymentSettings['mollie'], publicUrl: s
     },
     async refund(ref, amountCents, idempotencyKey) {
       const p = await mollie.payments.get(ref);
-      const r = await mollie.paymentRefunds.create({ paymentId: ref, amount: { currency: p.amount.currency, value: value(amountCents) }, idempotencyKey });
+      let r;
+      try {
+        r = await mollie.paymentRefunds.create({ paymentId: ref, amount: { currency: p.amount.currency, value: value(amountCents) }, idempotencyKey });
+      } catch (err) {
+        // Mollie answered and refused (4xx); anything else leaves the outcome unknown.
+        const status = (err as { statusCode?: number }).statusCode;
+        if (status !== undefined && status >= 400 && status < 500) return { state: 'failed', failure: (err as Error).message.slice(0, 200) };
+        throw err;
+      }
       if (r.status === 'failed' || r.status === 'canceled') return { state: 'failed', providerRef: r.id, failure: `refund ${r.status} at Mollie` };
       return { state: 'done', providerRef: r.id };
     },

@@ -64,7 +64,15 @@ export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProv
       return { state: 'pending' };
     },
     async refund(ref, amountCents, idempotencyKey) {
-      const r = await stripe.refunds.create({ payment_intent: await paymentIntentOf(ref), amount: amountCents }, { idempotencyKey });
+      let r: Stripe.Refund;
+      try {
+        r = await stripe.refunds.create({ payment_intent: await paymentIntentOf(ref), amount: amountCents }, { idempotencyKey });
+      } catch (err) {
+        // Stripe answered and refused (4xx); anything else (no answer, 5xx) leaves the outcome unknown.
+        const e = err as { type?: string; code?: string; message?: string };
+        if (e.type === 'StripeInvalidRequestError' || e.type === 'StripeCardError') return { state: 'failed', failure: e.code ?? e.message ?? 'refused' };
+        throw err;
+      }
       if (r.status === 'failed' || r.status === 'canceled') return { state: 'failed', providerRef: r.id, failure: r.failure_reason ?? r.status };
       // 'pending' refunds are accepted by Stripe and complete without further action.
       return { state: 'done', providerRef: r.id };
