@@ -16,6 +16,7 @@ export const CUSTOM_SQLSTATE = {
 /** PostgreSQL's own SQLSTATEs that the application reacts to, by name. */
 export const PG_SQLSTATE = {
   UNIQUE_VIOLATION: '23505',
+  CHECK_VIOLATION: '23514',
   LOCK_NOT_AVAILABLE: '55P03',
   SERIALIZATION_FAILURE: '40001',
   DEADLOCK_DETECTED: '40P01',
