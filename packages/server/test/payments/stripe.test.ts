@@ -21,6 +21,9 @@ describe('stripe checkout', () => {
     const { paymentId, sessionId, redirect } = await stripeCheckout(w, id);
     assert.ok(redirect.startsWith(w.stripe.base), redirect);
     assert.equal(w.stripe.sessions.get(sessionId)!.amount_total, 2800);
+    // Stripe's page closes with the order (at least the 30 minutes Stripe requires).
+    const closes = w.stripe.sessions.get(sessionId)!.expires_at! * 1000 - Date.now();
+    assert.ok(closes > 30 * 60_000 && closes < 35 * 60_000, `session expires in ${closes} ms`);
     assert.equal((await paymentsOf(id)).payments[0].state, 'pending');
     w.stripe.pay(sessionId);
     const hook = await stripeWebhook(w, 'checkout.session.completed', sessionId);

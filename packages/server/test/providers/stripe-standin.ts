@@ -21,6 +21,7 @@ interface Session {
   success_url: string;
   payment_method_types: string[];
   payment_intent: string | null;
+  expires_at: number | null;
 }
 interface Intent {
   id: string;
@@ -83,6 +84,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
         amount_total: Number(form.get('line_items[0][price_data][unit_amount]')) * Number(form.get('line_items[0][quantity]') ?? 1),
         currency: form.get('line_items[0][price_data][currency]') ?? 'eur', client_reference_id: form.get('client_reference_id'),
         metadata, success_url: form.get('success_url') ?? '', payment_method_types: ['card'], payment_intent: null,
+        expires_at: form.has('expires_at') ? Number(form.get('expires_at')) : null,
       };
       sessions.set(id, s);
       return ok(s);

@@ -5,6 +5,7 @@
 // conditional update (so it is confirmed once) and settles the order (settle.ts). Money that
 // can no longer buy its places (the order expired, was cancelled or its slot is gone) is refunded
 // in full at once, with the reason on the payment and in the refund's events.
+import type { Tx } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
 import { paymentById, paymentByRef, paymentsOfOrder, transitionPayment, type PaymentRow } from '../../db/repositories/payments.ts';
 import { systemCtx, type Ctx } from '../context.ts';
@@ -45,7 +46,7 @@ export async function confirmPayment(ctx: Ctx, providers: PaymentProviders, key:
   return result;
 }
 
-async function applyStatus(ctx: Ctx, tx: Parameters<Parameters<typeof transaction>[1]>[0], paymentId: number, status: ProviderStatus, actor: string): Promise<ConfirmResult> {
+async function applyStatus(ctx: Ctx, tx: Tx, paymentId: number, status: ProviderStatus, actor: string): Promise<ConfirmResult> {
   const now = ctx.clock.now();
   const seen = (await paymentById(tx, paymentId))!;
   // Every payment row of the order, locked: confirmations and refunds of one order take turns.

@@ -10,6 +10,8 @@ export interface CheckoutOrder {
   id: number;
   token: string;
   currency: string;
+  /** When the pending order lets its places go: a provider's page should not outlive it by much. */
+  expiresAt: Date | null;
 }
 
 export interface Checkout {

@@ -47,7 +47,7 @@ export async function startPayment(ctx: Ctx, providers: PaymentProviders, idOrTo
   });
   let checkout;
   try {
-    checkout = await provider.startCheckout({ id: order.id, token: order.token, currency: order.currency }, payment.amountCents, input.return_url, payment.id);
+    checkout = await provider.startCheckout({ id: order.id, token: order.token, currency: order.currency, expiresAt: order.expiresAt }, payment.amountCents, input.return_url, payment.id);
   } catch (err) {
     const failure = failureText(err);
     await transitionPayment(ctx.db, payment.id, ['created'], { state: 'failed', failure, updatedAt: ctx.clock.now() });

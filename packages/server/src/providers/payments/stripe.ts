@@ -14,6 +14,12 @@ const SESSION_EVENTS = new Set([
   'checkout.session.expired',
 ]);
 
+/** Unix seconds within Stripe's window for a session's expiry: 30 minutes to 24 hours from now. */
+function sessionExpiry(orderExpiresAt: Date): number {
+  const now = Math.floor(Date.now() / 1000);
+  return Math.min(Math.max(Math.floor(orderExpiresAt.getTime() / 1000), now + 31 * 60), now + 23 * 3600);
+}
+
 export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProvider {
   const base = settings.apiBase;
   const stripe = new Stripe(settings.secretKey!.reveal(), {
@@ -42,6 +48,9 @@ export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProv
           success_url: returnUrl,
           cancel_url: returnUrl,
           client_reference_id: String(order.id),
+          // The page closes near the order's expiry (Stripe allows 30 minutes to 24 hours); money
+          // paid after the order expired is refunded (docs/payments.md).
+          ...(order.expiresAt ? { expires_at: sessionExpiry(order.expiresAt) } : {}),
           metadata: { atrium_order_id: String(order.id), atrium_payment_id: String(paymentId) },
         },
         // One session per payment row, even if this call is repeated after a timeout.
