@@ -88,6 +88,23 @@ describe('refunds', () => {
     assert.deepEqual((await w.audit('refund', refund.id)).map((a) => a.action), ['refund.created', 'refund.failed', 'refund.retried', 'refund.done']);
   });
 
+  test('a refund Stripe made but never answered is retried under the same key: made once', async () => {
+    const id = await paidByStripe(1);
+    const before = w.stripe.refunds.length;
+    w.stripe.dropRefunds = true;
+    const r = await w.post(`/orders/${id}/refunds`, { reason: 'no answer' });
+    assert.equal(r.statusCode, 201, r.body);
+    const refund = r.json().refunds[0];
+    assert.equal(refund.state, 'pending');
+    assert.match(refund.failure, /no answer from the provider/);
+    assert.equal(w.stripe.refunds.length - before, 1, 'Stripe made it');
+    w.stripe.dropRefunds = false;
+    const retry = await w.post(`/orders/${id}/refunds/${refund.id}/retry`);
+    assert.equal(retry.json().refund.state, 'done');
+    assert.equal(w.stripe.refunds.length - before, 1, 'and did not make it twice');
+    assert.equal((await money(id)).payment_status, 'refunded');
+  });
+
   test('a partial refund, then cancelling everything with refund: true returns the rest', async () => {
     const id = await paidByStripe(3); // 42.00
     assert.equal((await w.post(`/orders/${id}/refunds`, { amount_cents: 1000, reason: 'late opening' })).statusCode, 201);

@@ -43,6 +43,8 @@ export interface StripeStandin {
   refunds: Array<{ id: string; payment_intent: string; amount: number }>;
   /** Make refunds fail (Stripe answers an error) until set back. */
   failRefunds: boolean;
+  /** Make refunds, then drop the connection before answering (the caller never hears). */
+  dropRefunds: boolean;
   pay(id: string): void;
   decline(id: string): void;
   expire(id: string): void;
@@ -66,7 +68,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   const calls: string[] = [];
   const refunds: StripeStandin['refunds'] = [];
   let base = '';
-  const state = { failRefunds: false };
+  const state = { failRefunds: false, dropRefunds: false };
 
   const error = (status: number, message: string, code = 'resource_missing') => ({ status, body: JSON.stringify({ error: { type: 'invalid_request_error', code, message } }) });
   const ok = (obj: unknown) => ({ status: 200, body: JSON.stringify(obj) });
@@ -122,6 +124,10 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     const k = typeof key === 'string' ? `${req.method} ${url.pathname} ${key}` : undefined;
     const answer = (k && idem.get(k)) || handle(req.method ?? 'GET', url.pathname, new URLSearchParams(body), url.searchParams);
     if (k && answer.status < 500) idem.set(k, answer);
+    if (state.dropRefunds && url.pathname === '/v1/refunds') {
+      req.socket.destroy();
+      return;
+    }
     res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_${n()}` }).end(answer.body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -141,6 +147,12 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     },
     set failRefunds(v: boolean) {
       state.failRefunds = v;
+    },
+    get dropRefunds() {
+      return state.dropRefunds;
+    },
+    set dropRefunds(v: boolean) {
+      state.dropRefunds = v;
     },
     pay(id) {
       const s = session(id);
