@@ -67,4 +67,23 @@ describe('no webhook, late money', () => {
     await stripeWebhook(w, 'checkout.session.completed', sessionId);
     assert.deepEqual(w.stripe.refunds.map((r) => r.amount), [1400]);
   });
+
+  test('a refund left pending (no answer) is sent again by the job under the same key, once', async () => {
+    const late = await w.order(1, 720);
+    const { sessionId } = await stripeCheckout(w, late);
+    w.t.clock.advanceMinutes(31);
+    w.stripe.pay(sessionId);
+    w.stripe.dropRefunds = true;
+    await stripeWebhook(w, 'checkout.session.completed', sessionId);
+    w.stripe.dropRefunds = false;
+    let p = (await w.get(`/orders/${late}/payments`)).json();
+    assert.equal(p.refunds[0].state, 'pending');
+    assert.match(p.refunds[0].failure, /no answer/);
+    const made = w.stripe.refunds.length;
+    w.t.clock.advanceMinutes(4);
+    await runReconcile();
+    p = (await w.get(`/orders/${late}/payments`)).json();
+    assert.deepEqual([p.refunds[0].state, p.payment_status], ['done', 'refunded']);
+    assert.equal(w.stripe.refunds.length, made, 'Stripe made it once, before the connection dropped');
+  });
 });

@@ -4,10 +4,11 @@
 // then, in one transaction with the order's payment rows locked, moves the payment on by a
 // conditional update (so it is confirmed once) and settles the order (settle.ts). Money that
 // can no longer buy its places (the order expired, was cancelled or its slot is gone) is refunded
-// in full at once, with the reason on the payment and in the refund's events.
+// in full at once, with the reason on the payment and in the refund's events; the refund is
+// reserved in the confirming transaction, so it cannot be lost between the two steps.
 import type { Tx } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
-import { paymentById, paymentByRef, paymentsOfOrder, transitionPayment, type PaymentRow } from '../../db/repositories/payments.ts';
+import { paymentById, paymentByRef, paymentsOfOrder, transitionPayment, type PaymentRow, type RefundRow } from '../../db/repositories/payments.ts';
 import { systemCtx, type Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { recordEvent } from '../events/record.ts';
@@ -15,7 +16,7 @@ import { findOrder, orderEventScope } from '../orders/internal.ts';
 import { actorOf, auditPayment, providerOf, type ChangeSource } from './internal.ts';
 import { serializePayment } from './json.ts';
 import type { PaymentProviders, ProviderName, ProviderStatus } from './provider.ts';
-import { refundInFull } from './refunds.ts';
+import { executeRefund, reserveFullRefund } from './refunds.ts';
 import { settleOrder } from './settle.ts';
 
 export type ConfirmKey = { paymentId: number } | { provider: ProviderName; providerRef: string };
@@ -24,8 +25,8 @@ export interface ConfirmResult {
   payment: PaymentRow;
   /** What this call changed: nothing, or the payment's new state. */
   changed: boolean;
-  /** Set when the money was refunded because the order could not take it. */
-  lateRefundReason?: string;
+  /** The refund reserved because the order could not take the money; sent after the commit. */
+  lateRefund?: RefundRow;
 }
 
 const OPEN = ['created', 'pending'] as const;
@@ -39,8 +40,8 @@ export async function confirmPayment(ctx: Ctx, providers: PaymentProviders, key:
   const status = await providerOf(providers, found.provider).fetchStatus(found.providerRef);
   const actor = actorOf(ctx, source);
   const result = await transaction(ctx.db, async (tx) => applyStatus(ctx, tx, found.id, status, actor));
-  if (result.lateRefundReason) {
-    await refundInFull(ctx, providers, found.id, result.lateRefundReason, 'late-payment');
+  if (result.lateRefund) {
+    await executeRefund(ctx, providers, result.lateRefund, 'late-payment');
     return { ...result, payment: (await paymentById(ctx.db, found.id))! };
   }
   return result;
@@ -62,7 +63,9 @@ async function applyStatus(ctx: Ctx, tx: Tx, paymentId: number, status: Provider
     if (!moved) return { payment: before, changed: false };
     await audit(moved);
     const settled = await settleOrder(ctx, tx, moved);
-    return { payment: moved, changed: true, ...(settled.outcome === 'unsellable' ? { lateRefundReason: settled.reason } : {}) };
+    if (settled.outcome !== 'unsellable') return { payment: moved, changed: true };
+    const lateRefund = await reserveFullRefund(ctx, tx, moved.id, settled.reason, 'late-payment');
+    return { payment: moved, changed: true, ...(lateRefund ? { lateRefund } : {}) };
   }
   if (status.state === 'failed' || status.state === 'canceled') {
     const moved = await transitionPayment(tx, paymentId, [...OPEN], { state: status.state, updatedAt: now, failure: status.failure ?? null });

@@ -1,9 +1,12 @@
 // The reconcile job (every minute): payments still open on a provider's page some minutes after
 // they started are asked about again, so a lost or never-sent webhook costs a delay, not money.
-// Refunds a provider left pending are not followed up here yet (docs/payments.md, "Not yet").
-import { openHostedPayments } from '../../db/repositories/payments.ts';
+// Refunds still pending after a few minutes are sent again under the same idempotency key: the
+// process stopped between reserving and sending them, or the provider did not answer; a provider
+// that already made the refund answers with it, so none is made twice.
+import { openHostedPayments, pendingRefunds } from '../../db/repositories/payments.ts';
 import type { Ctx } from '../context.ts';
 import { confirmPayment } from './confirmPayment.ts';
+import { executeRefund } from './refunds.ts';
 import type { PaymentProviders } from './provider.ts';
 
 /** Minutes a hosted payment may stay open before the job asks its provider. */
@@ -22,6 +25,13 @@ export async function reconcilePayments(ctx: Ctx, providers: PaymentProviders): 
       if (r.changed) changed += 1;
     } catch {
       // One provider's outage must not stop the others; the next run asks again.
+      errors += 1;
+    }
+  }
+  for (const r of await pendingRefunds(ctx.db, before, BATCH)) {
+    try {
+      if ((await executeRefund(ctx, providers, r, 'reconcile')).state !== 'pending') changed += 1;
+    } catch {
       errors += 1;
     }
   }

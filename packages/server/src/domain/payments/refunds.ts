@@ -153,19 +153,19 @@ export async function retryRefund(ctx: Ctx, providers: PaymentProviders, idOrTok
   return executeRefund(ctx, providers, refund, actor);
 }
 
-/** Late money (settle.ts): the whole payment goes back at once, with the reason recorded on it. */
-export async function refundInFull(ctx: Ctx, providers: PaymentProviders, paymentId: number, reason: string, actor: string): Promise<RefundRow[]> {
-  const pending = await transaction(ctx.db, async (tx) => {
-    const p = (await paymentById(tx, paymentId, true))!;
-    if (refundable(p) === 0) return [];
-    await transitionPayment(tx, p.id, [p.state], { failure: reason, updatedAt: ctx.clock.now() });
-    const now = ctx.clock.now();
-    await reserveRefund(tx, p.id, refundable(p), now);
-    const r = await insertRefund(tx, { paymentId: p.id, amountCents: refundable(p), state: 'pending', reason, createdBy: actor, createdAt: now, updatedAt: now });
-    await auditPayment({ db: tx, clock: ctx.clock }, actor, 'refund.created', r, null, { amount_cents: r.amountCents, payment_id: p.id, reason });
-    return [r];
-  });
-  const out: RefundRow[] = [];
-  for (const r of pending) out.push(await executeRefund(ctx, providers, r, actor));
-  return out;
+/**
+ * Late money (settle.ts): the whole payment is reserved for a refund inside the confirming
+ * transaction, so the decision commits with the confirmation; the caller sends it after the
+ * commit, and the reconcile job sends it if the process stopped in between.
+ */
+export async function reserveFullRefund(ctx: Ctx, tx: Tx, paymentId: number, reason: string, actor: string): Promise<RefundRow | null> {
+  const p = (await paymentById(tx, paymentId, true))!;
+  const amount = refundable(p);
+  if (amount === 0) return null;
+  const now = ctx.clock.now();
+  await transitionPayment(tx, p.id, [p.state], { failure: reason, updatedAt: now });
+  await reserveRefund(tx, p.id, amount, now);
+  const r = await insertRefund(tx, { paymentId: p.id, amountCents: amount, state: 'pending', reason, createdBy: actor, createdAt: now, updatedAt: now });
+  await auditPayment({ db: tx, clock: ctx.clock }, actor, 'refund.created', r, null, { amount_cents: amount, payment_id: p.id, reason });
+  return r;
 }
