@@ -134,6 +134,7 @@ describe('refunds', () => {
     assert.equal(c.statusCode, 200, c.body);
     const m = await money(id);
     assert.deepEqual(m.refunds.map((r: { amount_cents: number }) => r.amount_cents), [1400]);
+    assert.equal(m.payment_status, 'paid', 'what is kept still covers what is left of the order');
     // Without "refund": true nothing goes back.
     const b = await w.order(1, 780);
     await w.post(`/orders/${b}/payments`, { provider: 'desk', amount_cents: 1400 });

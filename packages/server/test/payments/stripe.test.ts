@@ -110,4 +110,20 @@ describe('stripe checkout', () => {
     assert.equal((await paymentsOf(id)).payment_status, 'unpaid');
     assert.equal((await orderOf(id)).status, 'pending');
   });
+
+  test('two payment pages for one order, both paid: the second payment goes back, order.paid once', async () => {
+    const id = await w.order();
+    const first = await stripeCheckout(w, id);
+    const second = await stripeCheckout(w, id); // the visitor opened the page twice
+    w.stripe.pay(first.sessionId);
+    w.stripe.pay(second.sessionId);
+    await stripeWebhook(w, 'checkout.session.completed', second.sessionId);
+    await stripeWebhook(w, 'checkout.session.completed', first.sessionId);
+    const p = await paymentsOf(id);
+    assert.deepEqual(p.payments.map((x: { state: string }) => x.state).sort(), ['confirmed', 'refunded']);
+    assert.deepEqual(p.refunds.map((r: { amount_cents: number; state: string; reason: string }) => [r.amount_cents, r.state, r.reason]), [[1400, 'done', 'paid twice: the order was already paid']]);
+    assert.deepEqual([p.payment_status, p.paid_cents - p.refunded_cents], ['paid', 1400]);
+    assert.equal((await w.events('order.paid', id)).length, 1);
+    assert.equal((await orderOf(id)).status, 'finalized');
+  });
 });

@@ -63,9 +63,13 @@ async function applyStatus(ctx: Ctx, tx: Tx, paymentId: number, status: Provider
     if (!moved) return { payment: before, changed: false };
     await audit(moved);
     const settled = await settleOrder(ctx, tx, moved);
-    if (settled.outcome !== 'unsellable') return { payment: moved, changed: true };
-    const lateRefund = await reserveFullRefund(ctx, tx, moved.id, settled.reason, 'late-payment');
-    return { payment: moved, changed: true, ...(lateRefund ? { lateRefund } : {}) };
+    const late =
+      settled.outcome === 'unsellable'
+        ? await reserveFullRefund(ctx, tx, moved.id, settled.reason, 'late-payment')
+        : settled.outcome === 'paid' && settled.excessCents > 0
+          ? await reserveFullRefund(ctx, tx, moved.id, 'paid twice: the order was already paid', 'late-payment', settled.excessCents)
+          : null;
+    return { payment: moved, changed: true, ...(late ? { lateRefund: late } : {}) };
   }
   if (status.state === 'failed' || status.state === 'canceled') {
     const moved = await transitionPayment(tx, paymentId, [...OPEN], { state: status.state, updatedAt: now, failure: status.failure ?? null });

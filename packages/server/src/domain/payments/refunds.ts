@@ -154,13 +154,14 @@ export async function retryRefund(ctx: Ctx, providers: PaymentProviders, idOrTok
 }
 
 /**
- * Late money (settle.ts): the whole payment is reserved for a refund inside the confirming
+ * Late money (settle.ts): the whole payment (or, for money paid twice, the excess) is reserved
+ * for a refund inside the confirming
  * transaction, so the decision commits with the confirmation; the caller sends it after the
  * commit, and the reconcile job sends it if the process stopped in between.
  */
-export async function reserveFullRefund(ctx: Ctx, tx: Tx, paymentId: number, reason: string, actor: string): Promise<RefundRow | null> {
+export async function reserveFullRefund(ctx: Ctx, tx: Tx, paymentId: number, reason: string, actor: string, upTo?: number): Promise<RefundRow | null> {
   const p = (await paymentById(tx, paymentId, true))!;
-  const amount = refundable(p);
+  const amount = Math.min(refundable(p), upTo ?? Number.MAX_SAFE_INTEGER);
   if (amount === 0) return null;
   const now = ctx.clock.now();
   await transitionPayment(tx, p.id, [p.state], { failure: reason, updatedAt: now });

@@ -4,7 +4,8 @@
 // one finalize verb (barcodes, documents, mail and order.finalized follow as for any finalized
 // order) and `order.paid` is recorded once, at the confirmation that crossed the total. An order
 // that can no longer be finalized (expired, cancelled, closed, sold out) is reported as such:
-// the caller refunds the payment once this transaction has committed.
+// the caller refunds the payment once this transaction has committed. So is money beyond the
+// total (a second payment page paid too): it is refunded, never kept.
 import type { Tx } from '../../db/client.ts';
 import { paymentsOfOrder, refundsOfOrder, type PaymentRow } from '../../db/repositories/payments.ts';
 import { systemCtx, type Ctx } from '../context.ts';
@@ -24,7 +25,8 @@ export interface Unsellable {
 
 const REFUSALS = new Set(['ORDER_EXPIRED', 'ORDER_CANCELLED', 'CLOSED', 'SLOT_SOLD_OUT', 'QUANTITY_ABOVE_CAPACITY', 'NOT_BOOKABLE']);
 
-export async function settleOrder(ctx: Ctx, tx: Tx, payment: PaymentRow): Promise<{ outcome: 'paid' | 'partial' } | Unsellable> {
+/** `excessCents`: money kept beyond the total (the order was paid twice); it goes back. */
+export async function settleOrder(ctx: Ctx, tx: Tx, payment: PaymentRow): Promise<{ outcome: 'paid'; excessCents: number } | { outcome: 'partial' } | Unsellable> {
   const sys = { ...systemCtx({ db: tx as unknown as Ctx['db'], clock: ctx.clock, config: ctx.config }), ...(ctx.testing ? { testing: ctx.testing } : {}) };
   const order = await findOrder(tx, sys, payment.orderId);
   const status = statusAt(order, ctx.clock.now());
@@ -46,5 +48,5 @@ export async function settleOrder(ctx: Ctx, tx: Tx, payment: PaymentRow): Promis
   if (money.netCents - payment.amountCents < order.totalPriceCents) {
     await recordEvent({ db: tx, clock: ctx.clock }, 'order.paid', orderEventScope(order));
   }
-  return { outcome: 'paid' };
+  return { outcome: 'paid', excessCents: money.netCents - order.totalPriceCents };
 }

@@ -17,15 +17,18 @@ export function moneyOf(payments: Array<{ id: number; state: string; amountCents
 }
 
 /**
- * unpaid: nothing received, or less than the total; paid: received covers the total and nothing
- * went back; partially_refunded / refunded: some / all of what was received went back.
+ * Whether the order has its money: `paid` when what was kept (received minus refunded) covers the
+ * total, even after refunds of money beyond it (cancelled items, a page paid twice); `unpaid` when
+ * nothing or too little came and nothing went back; `partially_refunded` when refunds left less
+ * than the total; `refunded` when everything received went back.
  */
 export function paymentStatus(totalCents: number, money: { paidCents: number; refundedCents: number }): PaymentStatus {
   const { paidCents, refundedCents } = money;
   if (paidCents === 0) return 'unpaid';
-  if (refundedCents >= paidCents) return 'refunded';
-  if (refundedCents > 0) return 'partially_refunded';
-  return paidCents >= totalCents ? 'paid' : 'unpaid';
+  const kept = paidCents - refundedCents;
+  if (kept <= 0) return 'refunded';
+  if (kept >= totalCents) return 'paid';
+  return refundedCents > 0 ? 'partially_refunded' : 'unpaid';
 }
 
 /** A payment's own state after refunds of `refundedCents` (done) against it. */
