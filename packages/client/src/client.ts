@@ -3,6 +3,7 @@
 import { Schedules } from './resources/schedules.ts';
 import { Entry } from './resources/entry.ts';
 import { Webhooks } from './resources/webhookEndpoints.ts';
+import { Payments, Refunds } from './resources/payments.ts';
 import { MemoryStore, type CacheStore } from './cache.ts';
 import { Core } from './core.ts';
 import { endpoint } from './endpoints.ts';
@@ -76,6 +77,8 @@ export class AtriumClient {
   readonly schedules: Schedules;
   readonly entry: Entry;
   readonly webhooks: Webhooks;
+  readonly payments: Payments;
+  readonly refunds: Refunds;
   private readonly core: Core;
 
   constructor(opts: AtriumClientOptions) {
@@ -125,6 +128,8 @@ export class AtriumClient {
     this.schedules = new Schedules(this.core);
     this.entry = new Entry(this.core);
     this.webhooks = new Webhooks(this.core);
+    this.payments = new Payments(this.core);
+    this.refunds = new Refunds(this.core);
   }
 
   /** Tests the token (spec 5.5): its class (`access`) and museum scope. Never cached. */

@@ -13,3 +13,4 @@ export type { paths as OpenApiPaths } from './generated/openapi.ts';
 export type { Closure, ClosureCreated, MuseumSchedule, CapacitiesResult } from './resources/schedules.ts';
 export type { Scan, ScanInput, ScanPeopleInput, EntryConfig, Manifest, Occupancy } from './resources/entry.ts';
 export type { WebhookEndpoint, WebhookCreated, WebhookDelivery } from './resources/webhookEndpoints.ts';
+export type { Checkout, OrderPayments, Payment, Refund } from './resources/payments.ts';

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { invoiceSettingsFromEnv, type InvoiceSettings } from './domain/documents/issuer.ts';
 import { notifySettingsFromEnv, type NotifySettings } from './notify/settings.ts';
+import { paymentSettingsFromEnv, type PaymentSettings } from './providers/payments/settings.ts';
 
 export interface Config {
   port: number;
@@ -84,6 +85,8 @@ export interface Config {
   invoice: InvoiceSettings;
   /** Webhook delivery and visitor mail (src/notify/settings.ts, docs/webhooks.md). */
   notify: NotifySettings;
+  /** Payment providers and their credentials (src/providers/payments/settings.ts, docs/payments.md). */
+  payments: PaymentSettings;
 }
 
 export class ConfigError extends Error {}
@@ -270,6 +273,9 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(m);
     }),
     notify: notifySettingsFromEnv(env, (m) => {
+      throw new ConfigError(m);
+    }),
+    payments: paymentSettingsFromEnv(env, bool(env, 'ATRIUM_DEMO', false), (m) => {
       throw new ConfigError(m);
     }),
   };

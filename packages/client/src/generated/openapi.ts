@@ -900,6 +900,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/orders/{id}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a payment of what is due on a provider's page (stripe, mollie, demo)
+         * @description Start a payment of what is due on a provider's page (stripe, mollie, demo)
+         */
+        post: operations["checkoutOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/orders/{id}/events/{item}.pdf": {
         parameters: {
             query?: never;
@@ -960,6 +980,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/orders/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order's payments and refunds, and its payment status
+         * @description An order's payments and refunds, and its payment status
+         */
+        get: operations["listOrderPayments"];
+        put?: never;
+        /**
+         * Record money taken outside (desk: cash or card terminal; invoice: transfer received)
+         * @description Record money taken outside (desk: cash or card terminal; invoice: transfer received)
+         */
+        post: operations["createOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/orders/{id}/payments/{payment_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The visitor is back from the payment page: ask the provider and settle the order
+         * @description The visitor is back from the payment page: ask the provider and settle the order
+         */
+        post: operations["confirmOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund part or all of what was paid, across the order's payments
+         * @description Refund part or all of what was paid, across the order's payments
+         */
+        post: operations["createOrderRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/orders/{id}/refunds/{refund_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed refund to its provider again
+         * @description Send a failed refund to its provider again
+         */
+        post: operations["retryOrderRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/orders/{id}/tickets/{item}.pdf": {
         parameters: {
             query?: never;
@@ -1014,6 +1118,70 @@ export interface paths {
         get: operations["getOrderByBarcode"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/payments/demo/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo mode only: a clearly marked page to pay or fail a demo payment (never charges)
+         * @description Demo mode only: a clearly marked page to pay or fail a demo payment (never charges)
+         */
+        get: operations["getPaymentsDemo"];
+        put?: never;
+        /**
+         * Demo mode only: the demo page’s buttons (outcome=paid or outcome=failed)
+         * @description Demo mode only: the demo page’s buttons (outcome=paid or outcome=failed)
+         */
+        post: operations["createPaymentsDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/payments/mollie/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mollie notifications (a payment id; the payment is fetched from Mollie)
+         * @description Mollie notifications (a payment id; the payment is fetched from Mollie)
+         */
+        post: operations["createPaymentsMollieWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/payments/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe notifications (signed; checked with the endpoint secret)
+         * @description Stripe notifications (signed; checked with the endpoint secret)
+         */
+        post: operations["createPaymentsStripeWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -16210,6 +16378,8 @@ export interface operations {
                 "application/json": {
                     /** @description None: every item. */
                     item_ids?: number[];
+                    /** @description true: what was paid beyond the new total goes back to the payments (docs/payments.md). */
+                    refund?: boolean;
                 };
             };
         };
@@ -16509,6 +16679,294 @@ export interface operations {
                      * @example {
                      *       "error": "internal server error",
                      *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkoutOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id or order token. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "provider": "demo",
+                 *       "return_url": "https://shop.example.org/back"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    provider: "stripe" | "mollie" | "demo";
+                    /**
+                     * Format: uri
+                     * @description Where the provider sends the visitor back (the shop).
+                     */
+                    return_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "id": 1,
+                     *         "order_id": 1,
+                     *         "provider": "demo",
+                     *         "amount_cents": 1400,
+                     *         "currency": "EUR",
+                     *         "state": "pending",
+                     *         "provider_ref": "demo_1_56a85da0d998",
+                     *         "method": null,
+                     *         "created_by": "account:2",
+                     *         "created_at": "2026-11-27T15:44:06.538+01:00",
+                     *         "confirmed_at": null,
+                     *         "failure": null
+                     *       },
+                     *       "redirect_url": "http://127.0.0.1:8080/api/v4/payments/demo/demo_1_56a85da0d998"
+                     *     }
+                     */
+                    "application/json": {
+                        payment: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            confirmed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description account:<id>, staff:<id>, system, or what caused it (provider-webhook, return-url, reconcile). */
+                            created_by: string;
+                            currency: string;
+                            /** @description Why the provider refused it, or why late money was refunded. */
+                            failure: string | null;
+                            id: number;
+                            method: string | null;
+                            order_id: number;
+                            /** @enum {string} */
+                            provider: "demo" | "desk" | "invoice" | "stripe" | "mollie" | "gift_card";
+                            /** @description The provider's id of the attempt (Stripe Checkout Session, Mollie payment). */
+                            provider_ref: string | null;
+                            /** @enum {string} */
+                            state: "created" | "pending" | "confirmed" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        };
+                        /** @description Send the visitor here: the provider's payment page. */
+                        redirect_url: string;
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The payment provider refused or did not answer. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the payment provider could not start the payment: request timed out",
+                     *       "code": "PAYMENT_PROVIDER_ERROR",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */
@@ -17286,6 +17744,1211 @@ export interface operations {
             };
         };
     };
+    listOrderPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id or order token. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "order_id": 1,
+                     *       "payment_status": "paid",
+                     *       "total_price_cents": 1400,
+                     *       "paid_cents": 1400,
+                     *       "refunded_cents": 0,
+                     *       "currency": "EUR",
+                     *       "payments": [
+                     *         {
+                     *           "id": 1,
+                     *           "order_id": 1,
+                     *           "provider": "demo",
+                     *           "amount_cents": 1400,
+                     *           "currency": "EUR",
+                     *           "state": "confirmed",
+                     *           "provider_ref": "demo_1_56a85da0d998",
+                     *           "method": "demo",
+                     *           "created_by": "account:2",
+                     *           "created_at": "2026-11-27T15:44:06.538+01:00",
+                     *           "confirmed_at": "2026-11-27T15:44:06.538+01:00",
+                     *           "failure": null
+                     *         }
+                     *       ],
+                     *       "refunds": []
+                     *     }
+                     */
+                    "application/json": {
+                        currency: string;
+                        order_id: number;
+                        /** @description Received on confirmed payments (including what was refunded since). */
+                        paid_cents: number;
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+                        payments: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            confirmed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description account:<id>, staff:<id>, system, or what caused it (provider-webhook, return-url, reconcile). */
+                            created_by: string;
+                            currency: string;
+                            /** @description Why the provider refused it, or why late money was refunded. */
+                            failure: string | null;
+                            id: number;
+                            method: string | null;
+                            order_id: number;
+                            /** @enum {string} */
+                            provider: "demo" | "desk" | "invoice" | "stripe" | "mollie" | "gift_card";
+                            /** @description The provider's id of the attempt (Stripe Checkout Session, Mollie payment). */
+                            provider_ref: string | null;
+                            /** @enum {string} */
+                            state: "created" | "pending" | "confirmed" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        }[];
+                        /** @description Returned by refunds that are done. */
+                        refunded_cents: number;
+                        refunds: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string;
+                            failure: string | null;
+                            id: number;
+                            payment_id: number;
+                            provider_ref: string | null;
+                            reason: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "failed";
+                        }[];
+                        total_price_cents: number;
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createOrderPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id or order token. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Also accepted wrapped as {"payment": {...}}. gift_card: 422 GIFT_CARD_NOT_AVAILABLE until vouchers exist. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "provider": "desk",
+                 *       "amount_cents": 1000,
+                 *       "method": "cash"
+                 *     }
+                 */
+                "application/json": {
+                    amount_cents: number;
+                    /** @description e.g. cash, card, transfer. */
+                    method?: string;
+                    /** @enum {string} */
+                    provider: "desk" | "invoice" | "gift_card";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "id": 1,
+                     *         "order_id": 1,
+                     *         "provider": "desk",
+                     *         "amount_cents": 1000,
+                     *         "currency": "EUR",
+                     *         "state": "confirmed",
+                     *         "provider_ref": null,
+                     *         "method": "cash",
+                     *         "created_by": "account:2",
+                     *         "created_at": "2026-11-27T15:44:12.474+01:00",
+                     *         "confirmed_at": "2026-11-27T15:44:12.474+01:00",
+                     *         "failure": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        payment: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            confirmed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description account:<id>, staff:<id>, system, or what caused it (provider-webhook, return-url, reconcile). */
+                            created_by: string;
+                            currency: string;
+                            /** @description Why the provider refused it, or why late money was refunded. */
+                            failure: string | null;
+                            id: number;
+                            method: string | null;
+                            order_id: number;
+                            /** @enum {string} */
+                            provider: "demo" | "desk" | "invoice" | "stripe" | "mollie" | "gift_card";
+                            /** @description The provider's id of the attempt (Stripe Checkout Session, Mollie payment). */
+                            provider_ref: string | null;
+                            /** @enum {string} */
+                            state: "created" | "pending" | "confirmed" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmOrderPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                payment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "id": 1,
+                     *         "order_id": 1,
+                     *         "provider": "stripe",
+                     *         "amount_cents": 2800,
+                     *         "currency": "EUR",
+                     *         "state": "confirmed",
+                     *         "provider_ref": "cs_test_c42ca463f556a33f",
+                     *         "method": "card",
+                     *         "created_by": "account:2",
+                     *         "created_at": "2026-11-27T15:44:13.412+01:00",
+                     *         "confirmed_at": "2026-11-27T15:44:13.412+01:00",
+                     *         "failure": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        payment: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            confirmed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description account:<id>, staff:<id>, system, or what caused it (provider-webhook, return-url, reconcile). */
+                            created_by: string;
+                            currency: string;
+                            /** @description Why the provider refused it, or why late money was refunded. */
+                            failure: string | null;
+                            id: number;
+                            method: string | null;
+                            order_id: number;
+                            /** @enum {string} */
+                            provider: "demo" | "desk" | "invoice" | "stripe" | "mollie" | "gift_card";
+                            /** @description The provider's id of the attempt (Stripe Checkout Session, Mollie payment). */
+                            provider_ref: string | null;
+                            /** @enum {string} */
+                            state: "created" | "pending" | "confirmed" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The payment provider refused or did not answer. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the payment provider could not start the payment: request timed out",
+                     *       "code": "PAYMENT_PROVIDER_ERROR",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createOrderRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id or order token. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Also accepted wrapped as {"refund": {...}}. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount_cents": 400,
+                 *       "reason": "goodwill"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description None: everything still refundable. */
+                    amount_cents?: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refunds": [
+                     *         {
+                     *           "id": 1,
+                     *           "payment_id": 3,
+                     *           "amount_cents": 400,
+                     *           "state": "done",
+                     *           "provider_ref": "re_eb6c01686093",
+                     *           "reason": "goodwill",
+                     *           "created_by": "account:2",
+                     *           "created_at": "2026-11-27T15:44:06.679+01:00",
+                     *           "failure": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        refunds: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string;
+                            failure: string | null;
+                            id: number;
+                            payment_id: number;
+                            provider_ref: string | null;
+                            reason: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "failed";
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retryOrderRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                refund_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refund": {
+                     *         "id": 2,
+                     *         "payment_id": 4,
+                     *         "amount_cents": 500,
+                     *         "state": "done",
+                     *         "provider_ref": "re_7a8607c01039f07a",
+                     *         "reason": "goodwill",
+                     *         "created_by": "account:2",
+                     *         "created_at": "2026-11-27T15:44:12.474+01:00",
+                     *         "failure": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        refund: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string;
+                            failure: string | null;
+                            id: number;
+                            payment_id: number;
+                            provider_ref: string | null;
+                            reason: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "failed";
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     downloadOrderTicketPdf: {
         parameters: {
             query: {
@@ -17912,6 +19575,712 @@ export interface operations {
                 };
             };
             /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPaymentsDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance (a wrong token is refused on public routes too). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPaymentsDemo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance (a wrong token is refused on public routes too). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPaymentsMollieWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": {
+                        received: boolean;
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance (a wrong token is refused on public routes too). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPaymentsStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": {
+                        received: boolean;
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance (a wrong token is refused on public routes too). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -20,8 +20,10 @@ export interface Ctx {
    * Test-only switches (never set from the environment in production code paths).
    * disableEntryLocks: scans store without their compare-and-set (the entry race's control run).
    * disableHoldLimitLock: hold limits are checked without the account's lock (its control run).
+   * disablePaymentLocks: refunds neither lock the order's payments nor reserve their amount
+   * (the refund race's control run, test/payments/refund-race.test.ts).
    */
-  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean };
+  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean; disablePaymentLocks?: boolean };
 }
 
 export interface MasterDataMemo {

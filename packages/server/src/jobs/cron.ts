@@ -4,7 +4,8 @@
 // - the sweep of expired holds and pending orders every 5 minutes (ADR 0011);
 // - the purge of expired Idempotency-Key answers at minute 43 of every hour: expired keys already
 //   count as absent, so this only reclaims space, but without it the table grows forever;
-// - the purge of ended console sessions and old sign-in attempts at minute 29 (the same reason).
+// - the purge of ended console sessions and old sign-in attempts at minute 29 (the same reason);
+// - every minute, payments still open on a provider's page are asked about (docs/payments.md).
 import type { CronItem } from 'graphile-worker';
 import { TASKS } from '../db/repositories/jobQueue.ts';
 
@@ -13,4 +14,5 @@ export const CRON_ITEMS: Array<CronItem & { identifier: string }> = [
   { task: TASKS.sweepAllocations, match: '*/5 * * * *', identifier: 'capacity-sweep' },
   { task: TASKS.purgeIdempotencyKeys, match: '43 * * * *', identifier: 'idempotency-purge' },
   { task: TASKS.purgeStaffSessions, match: '29 * * * *', identifier: 'staff-sessions-purge' },
+  { task: TASKS.reconcilePayments, match: '* * * * *', identifier: 'payments-reconcile' },
 ];

@@ -28,6 +28,8 @@ import { workerLogger } from './logger.ts';
 import { TASKS } from '../db/repositories/jobQueue.ts';
 import { purgeSessions } from '../domain/staff/sessions.ts';
 import { purgeLoginAttempts } from '../domain/staff/authenticate.ts';
+import { reconcilePayments } from '../domain/payments/reconcile.ts';
+import { paymentProviders } from '../providers/payments/index.ts';
 
 export interface WorkerOptions {
   database: Database;
@@ -90,6 +92,9 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
     [TASKS.purgeStaffSessions]: async () => {
       await purgeSessions(ctx);
       await purgeLoginAttempts(ctx);
+    },
+    [TASKS.reconcilePayments]: async () => {
+      await reconcilePayments(ctx, paymentProviders(ctx.config));
     },
   };
 }

@@ -15,6 +15,7 @@ export const TASKS = {
   sendMail: 'mail.send',
   purgeIdempotencyKeys: 'idempotency.purge',
   purgeStaffSessions: 'staff.purge',
+  reconcilePayments: 'payments.reconcile',
 } as const;
 export type TaskName = (typeof TASKS)[keyof typeof TASKS];
 

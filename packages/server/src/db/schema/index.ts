@@ -11,3 +11,4 @@ export * from './schedules.ts';
 export * from './entry.ts';
 export * from './staff.ts';
 export * from './staff-devices.ts';
+export * from './payments.ts';

@@ -1,4 +1,4 @@
-// Browsers trusted for a staff account's sign-in (migration 0055, src/domain/staff/devices.ts).
+// Browsers trusted for a staff account's sign-in (migration 0033, src/domain/staff/devices.ts).
 import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { staffUsers } from './staff.ts';
 

@@ -53,7 +53,7 @@ export const staffLoginAttempts = pgTable(
     address: text().notNull(),
     succeeded: boolean().notNull(),
     at: timestamp({ withTimezone: true }).notNull(),
-    /** Hash of the device cookie when the browser was trusted for this account (migration 0055). */
+    /** Hash of the device cookie when the browser was trusted for this account (migration 0033). */
     device: text(),
   },
   (t) => [index('staff_login_attempts_email').on(t.email, t.at), index('staff_login_attempts_address').on(t.address, t.at)],

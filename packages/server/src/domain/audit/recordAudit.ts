@@ -6,8 +6,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import { insertAuditEntry } from '../../db/repositories/audit.ts';
 import type { Clock } from '../clock.ts';
 
-/** A staff user ({id, email}) or an operator at the CLI ({ cli: true }). */
-export type AuditActor = { id: number; email: string } | { cli: true };
+/**
+ * A staff user ({id, email}), an operator at the CLI ({ cli: true }), or who else caused a
+ * change ({ system: 'provider-webhook' }, 'account:7', …: payments, docs/payments.md).
+ */
+export type AuditActor = { id: number; email: string } | { cli: true } | { system: string; id?: undefined };
 
 export interface AuditEntry {
   action: string;
@@ -19,11 +22,11 @@ export interface AuditEntry {
 }
 
 export async function recordAudit(ctx: { db: DbOrTx; clock: Clock }, actor: AuditActor, e: AuditEntry): Promise<void> {
-  const staff = 'cli' in actor ? null : actor;
+  const staff = 'cli' in actor || 'system' in actor ? null : actor;
   await insertAuditEntry(ctx.db, {
     at: ctx.clock.now(),
     staffUserId: staff?.id ?? null,
-    actor: staff ? staff.email : 'cli',
+    actor: staff ? staff.email : 'system' in actor ? actor.system : 'cli',
     action: e.action,
     entityType: e.entityType,
     entityId: e.entityId === undefined || e.entityId === null ? null : String(e.entityId),

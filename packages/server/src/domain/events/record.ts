@@ -20,6 +20,10 @@ export const EVENT_TYPES = [
   'document.rejected',
   'scan.created',
   'closure.created',
+  'order.paid',
+  'payment.failed',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

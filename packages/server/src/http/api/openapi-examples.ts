@@ -33,6 +33,7 @@ export const ERROR_EXAMPLES: Record<string, Obj> = {
   '422': { error: 'validation failed', errors: ['quantity must be at least 1'], code: 'VALIDATION_FAILED', request_id: RID },
   '429': { error: 'rate limit exceeded', code: 'RATE_LIMITED', request_id: RID },
   '500': { error: 'internal server error', code: 'INTERNAL', request_id: RID },
+  '502': { error: 'the payment provider could not start the payment: request timed out', code: 'PAYMENT_PROVIDER_ERROR', request_id: RID },
   '503': { error: 'the database did not answer in time; retry', code: 'SERVICE_UNAVAILABLE', request_id: RID },
   '507': { error: 'upload quota of this account exceeded', code: 'STORAGE_QUOTA_EXCEEDED', request_id: RID },
 };

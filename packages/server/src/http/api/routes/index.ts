@@ -11,6 +11,7 @@ import { requestRoutes } from './requests/index.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 import { entryRoutes } from './entry/index.ts';
 import { scheduleRoutes } from './schedules/index.ts';
+import { paymentRoutes } from './payments/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -24,4 +25,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(documentRoutes);
   await app.register(entryRoutes);
   await app.register(scheduleRoutes);
+  await app.register(paymentRoutes);
 };

@@ -47,6 +47,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Body is not application/json.',
   422: 'Validation or business-rule error.',
   429: 'Rate limit exceeded.',
+  502: 'The payment provider refused or did not answer.',
   503: 'Service temporarily unavailable (for example database down).',
   507: 'Insufficient storage: the account upload quota, or the server is low on disk space.',
 };

@@ -51,6 +51,7 @@ export const UpdateOrderBody = Type.Object(
 
 export const CancelBody = Type.Object({
   item_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100, description: 'None: every item.' })),
+  refund: Type.Optional(Type.Boolean({ description: 'true: what was paid beyond the new total goes back to the payments (docs/payments.md).' })),
 });
 
 export const OrderParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'Numeric id or order token.' }) });

@@ -17,6 +17,8 @@ import {
   BarcodeParam, CancelBody, CreateOrderBody, ListOrdersQuery, OrderEnvelope, OrderList, OrderParam, UpdateOrderBody,
 } from '../../schemas/orders.ts';
 import { serializeOrder } from '../../../../domain/orders/json.ts';
+import { refundAfterCancellation } from '../../../../domain/payments/refunds.ts';
+import { paymentProviders } from '../../../../providers/payments/index.ts';
 
 const write = tokenOnly(['user', 'reseller'], ['orders', 'write']);
 const read = tokenOnly(['user', 'reseller'], ['orders', 'read']);
@@ -137,6 +139,11 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: OrderEnvelope, ...errorResponses(400, 401, 403, 404, 415, 422) },
       },
     },
-    async (req) => one(req, await cancelOrder(req.ctx, req.params.id, req.body ?? {})),
+    async (req) => {
+      const order = await cancelOrder(req.ctx, req.params.id, req.body ?? {});
+      // After the cancellation committed: the paid amount beyond the new total goes back.
+      if (req.body?.refund === true) await refundAfterCancellation(req.ctx, paymentProviders(req.ctx.config), req.params.id);
+      return one(req, order);
+    },
   );
 };

@@ -1,0 +1,27 @@
+// The client's payments and refunds against the real server: money recorded at the desk settles
+// the order, the list shows it with the payment status, a refund goes back, and a refused one is
+// a typed error that is not resent.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { UnprocessableError } from '@atrium/client';
+import { clientEnv } from './helpers/env.ts';
+
+const env = await clientEnv();
+after(() => env.close());
+
+describe('payments and refunds', () => {
+  test('payments.record, payments.list and refunds.create', async () => {
+    const c = env.client({ token: env.user });
+    const order = await c.orders.create({ items: [{ type: 'Ticket', attributes: { id: env.ticketId, quantity: 2, time: env.slot(600) } }] });
+    const p = await c.payments.record(order.id, { provider: 'desk', amount_cents: 2800, method: 'cash' });
+    assert.deepEqual([p.state, p.amount_cents], ['confirmed', 2800]);
+    assert.equal((await c.orders.get(order.id)).status, 'finalized');
+    const refunds = await c.refunds.create(order.id, { amount_cents: 1400, reason: 'one visitor fell ill' });
+    assert.deepEqual(refunds.map((r) => [r.state, r.amount_cents]), [['done', 1400]]);
+    const list = await c.payments.list(order.id);
+    assert.deepEqual([list.payment_status, list.paid_cents, list.refunded_cents], ['partially_refunded', 2800, 1400]);
+    env.proxy.reset();
+    await assert.rejects(c.refunds.create(order.id, { amount_cents: 5000, reason: 'too much' }), (e) => e instanceof UnprocessableError && e.code === 'REFUND_EXCEEDS_PAID');
+    assert.equal(env.proxy.count('POST', /\/refunds$/), 1, 'a refused refund is not resent');
+  });
+});
