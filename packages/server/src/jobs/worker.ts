@@ -29,6 +29,7 @@ import { NOTIFY_CONCURRENCY, notifyTaskList } from './notifyTasks.ts';
 import { cleanErrors } from './jobErrors.ts';
 import type { LivenessTimes } from './liveness.ts';
 import { workerLogger } from './logger.ts';
+import { sealPlainSecrets, webhookKey } from '../notify/webhooks/secrets.ts';
 import { superviseRunner, type Backoff, type RunnerHealth } from './supervisor.ts';
 import { TASKS } from './queue.ts';
 import { purgeSessions } from '../domain/staff/sessions.ts';
@@ -154,6 +155,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
         parsedCronItems: opts.cron === false ? [] : parseCronItems(CRON_ITEMS),
       }),
   });
+  // Webhook secrets stored in the clear by older versions are sealed once (notify/webhooks/secrets.ts).
+  await sealPlainSecrets(opts.database.db, webhookKey(opts.config)).catch((err) => opts.log?.warn({ err: (err as Error).message }, 'sealing stored webhook secrets failed'));
   const dispatcher = startDispatcher(opts.database.db, {
     intervalMs: opts.dispatchIntervalMs ?? 250,
     onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'document dispatch failed; retrying'),

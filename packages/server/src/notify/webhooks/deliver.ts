@@ -13,7 +13,7 @@ import { addJobs } from '../dispatch.ts';
 import { eventBody, renderData } from '../render.ts';
 import { TASKS } from '../../jobs/queue.ts';
 import { claimDelivery, withRetries } from './claim.ts';
-import { openSecret } from './secrets.ts';
+import { openSecret, webhookKey } from './secrets.ts';
 import { postSigned, signedHeaders, type AttemptResult } from './post.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
 
@@ -34,7 +34,7 @@ export async function deliverWebhook(
   const started = Date.now();
   try {
     const target = await checkTarget(c.url, s.webhooksAllowPrivate);
-    result = await postSigned(target, signedHeaders(openSecret(c.secretEnc, s.webhooksSecretKey), c.event.id, new Date(), body), body, s.webhooksTimeoutMs);
+    result = await postSigned(target, signedHeaders(openSecret(c.secretEnc, webhookKey(ctx.config)), c.event.id, new Date(), body), body, s.webhooksTimeoutMs);
   } catch (err) {
     if (!(err instanceof TargetRefused)) throw err;
     result = { ok: false, statusCode: null, error: `refused: ${err.message}`, excerpt: null, durationMs: Date.now() - started };
