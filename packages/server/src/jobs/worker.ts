@@ -30,6 +30,8 @@ import { cleanErrors } from './jobErrors.ts';
 import type { LivenessTimes } from './liveness.ts';
 import { workerLogger } from './logger.ts';
 import { sealPlainSecrets, webhookKey } from '../notify/webhooks/secrets.ts';
+import { deleteErasedCustomersMailFiles, secureMailDir } from '../notify/mail/files.ts';
+import { pollLoop } from './loop.ts';
 import { superviseRunner, type Backoff, type RunnerHealth } from './supervisor.ts';
 import { TASKS } from './queue.ts';
 import { purgeSessions } from '../domain/staff/sessions.ts';
@@ -55,6 +57,8 @@ export interface WorkerOptions {
   /** Restart backoff and heartbeat times (tests shorten them; supervisor.ts, liveness.ts). */
   backoff?: Backoff;
   liveness?: LivenessTimes;
+  /** How often erased customers' mail files are looked for (default 5 s). */
+  mailFilesIntervalMs?: number;
   /** graphile-worker's run(), replaced by tests that make a runner fail. */
   run?: (options: RunnerOptions) => Promise<Runner>;
 }
@@ -157,6 +161,12 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   });
   // Webhook secrets stored in the clear by older versions are sealed once (notify/webhooks/secrets.ts).
   await sealPlainSecrets(opts.database.db, webhookKey(opts.config)).catch((err) => opts.log?.warn({ err: (err as Error).message }, 'sealing stored webhook secrets failed'));
+  if (!opts.config.notify.smtpUrl) await secureMailDir(opts.config.dataDir).catch((err) => opts.log?.warn({ err: (err as Error).message }, 'mail directory not secured'));
+  // A GDPR erasure's .eml files (notify/mail/files.ts): the domain records the erasure, this deletes.
+  const mailFiles = pollLoop(() => deleteErasedCustomersMailFiles(opts.database.db, opts.config.dataDir).then(() => undefined), {
+    intervalMs: opts.mailFilesIntervalMs ?? 5000,
+    onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'deleting erased customers\' mail files failed; retrying'),
+  });
   const dispatcher = startDispatcher(opts.database.db, {
     intervalMs: opts.dispatchIntervalMs ?? 250,
     onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'document dispatch failed; retrying'),
@@ -170,7 +180,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   return {
     health: () => runner.health(),
     stop() {
-      stopped ??= Promise.all([dispatcher.stop(), events.stop()]).then(() => runner.stop());
+      stopped ??= Promise.all([dispatcher.stop(), events.stop(), mailFiles.stop()]).then(() => runner.stop());
       return stopped;
     },
   };

@@ -12,6 +12,7 @@ import { addJobs } from '../dispatch.ts';
 import { attachmentsFor, orderContent, requestContent } from './content.ts';
 import type { MailKind } from './kinds.ts';
 import { renderMail } from './templates.ts';
+import { mailStem } from './files.ts';
 import { deliverMail } from './transport.ts';
 
 export const MAX_ATTEMPTS = 12;
@@ -66,7 +67,7 @@ export async function sendMail(
         headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': lang },
         attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       },
-      `${m.id}-${kind}`,
+      mailStem(m.id, kind),
     );
     await ctx.db.execute(sql`update mail_messages set status = 'sent', sent_at = ${ctx.clock.now()}, message_id = ${sent.messageId}, locale = ${lang},
       attempt_count = attempt_count + 1 where id = ${m.id}`);
