@@ -28,7 +28,9 @@ const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
   logger: false,
-  onRcptTo(_addr, _session, cb) {
+  onRcptTo(addr, _session, cb) {
+    // A mailbox that does not exist: refused for good.
+    if (addr.address === 'gone@example.org') return cb(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
     if (refuseNext > 0) {
       refuseNext--;
       return cb(Object.assign(new Error('try again later'), { responseCode: 451 }));
@@ -118,6 +120,19 @@ describe('visitor mail', () => {
     });
     assert.deepEqual([row.status, row.attempt_count], ['sent', 2]);
     assert.match(row.last_error ?? '', /try again later/); // the refusal stays on record
+  });
+
+  test('a permanent SMTP refusal (550) ends the retries at once: stored as failed with the reason', async () => {
+    await order({ name: 'Gus', surname: 'Gone', email: 'gone@example.org', locale: 'de' });
+    const row = await waitFor('failed at once', async () => {
+      const [r] = (await db.execute<{ status: string; attempt_count: number; last_error: string | null }>(sql`select status, attempt_count, last_error from mail_messages where recipient = 'gone@example.org'`)).rows;
+      return r?.status === 'failed' ? r : null;
+    });
+    assert.equal(row.attempt_count, 1);
+    assert.match(row.last_error ?? '', /550/);
+    // No retry is waiting in the queue for it.
+    const jobs = await db.execute<{ n: number }>(sql`select count(*)::int n from graphile_worker._private_jobs j where j.payload->>'mailId' = (select id::text from mail_messages where recipient = 'gone@example.org')`);
+    assert.equal(jobs.rows[0]!.n, 0);
   });
 
   test("the account's mail switch turns mail off for its own orders", async () => {
