@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { testApp } from '../helpers/app.ts';
+import { hasPdfToText, pdfPages, squash } from '../helpers/pdftext.ts';
 import { catalogue, testWorker, waitFor as waitLong, type Catalogue } from '../jobs/support.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
 
@@ -120,6 +121,27 @@ describe('visitor mail', () => {
     });
     assert.deepEqual([row.status, row.attempt_count], ['sent', 2]);
     assert.match(row.last_error ?? '', /try again later/); // the refusal stays on record
+  });
+
+  test('a tour booking: the mail carries the booking confirmation in German and says what is attached', async () => {
+    await order(
+      { name: 'Ute', surname: 'Ulm', email: 'ute@example.org', locale: 'de' },
+      { items: [{ type: 'Tour', attributes: { id: c.tourId, quantity: 5, start_time: c.at(600), language_id: c.langId } }] },
+    );
+    const [m] = await waitFor('the tour mail', async () => (mailsTo('ute@example.org').length ? mailsTo('ute@example.org') : null));
+    const pdfs = m!.attachments.filter((a) => a.contentType === 'application/pdf');
+    const names = pdfs.map((a) => a.filename ?? '');
+    assert.ok(names.some((n) => /confirmation|bestaetigung|bestätigung/i.test(n)), `a confirmation is attached: ${JSON.stringify(names)}`);
+    assert.ok(names.some((n) => /invoice|rechnung/i.test(n)), JSON.stringify(names));
+    assert.ok(!names.some((n) => /^tickets?-/.test(n)), 'a tour has no tickets');
+    assert.match(m!.text ?? '', /Ihre Buchungsbestätigung und die Rechnung finden Sie im Anhang\./);
+    assert.doesNotMatch(m!.text ?? '', /Tickets/);
+    const confirmation = pdfs.find((a) => !/invoice|rechnung/i.test(a.filename ?? ''))!;
+    const pages = pdfPages(confirmation.content);
+    if (!hasPdfToText || !pages) return;
+    const text = squash(pages.join(' '));
+    assert.match(text, /Buchungsbestätigung/);
+    assert.doesNotMatch(text, /Booking confirmation/);
   });
 
   test('a permanent SMTP refusal (550) ends the retries at once: stored as failed with the reason', async () => {

@@ -55,7 +55,7 @@ export async function sendMail(
     log?.warn({ mailId: m.id, eventId: m.event_id }, 'documents still processing; confirmation mail sent without them');
     attachments = [];
   }
-  const { subject, text, html } = renderMail(kind, lang, { ...content, attachments: attachments.length });
+  const { subject, text, html } = renderMail(kind, lang, { ...content, attached: attachments.map((a) => a.kind) });
   const s = ctx.config.notify;
   const domain = /@([^>\s]+)>?\s*$/.exec(s.mailFrom)?.[1] ?? 'atrium.invalid';
   const messageId = `<${m.event_id}.${kind}@${domain}>`;
