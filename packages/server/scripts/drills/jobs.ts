@@ -16,7 +16,13 @@ import type { DbControl } from './db-restart.ts';
 const ENV = { ATRIUM_WEBHOOKS_ALLOW_PRIVATE: '1', ATRIUM_WEBHOOKS_RETRY_SCHEDULE: '1,1,2,2,5,5,5,5,5,5' };
 
 async function readyz(base: string): Promise<number | 'network'> {
-  return (await call(base, 'GET', '/readyz', '')).status;
+  try {
+    const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(5000) });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 'network';
+  }
 }
 
 /** (a) and (b): the database goes away, or its disk fills, under load; the same server recovers. */
