@@ -13,7 +13,10 @@ import { hookReceiver, settle, smtpSink, subscribe, verifyEffects } from './jobs
 import { retryUnsettled, startLoad } from './orders.ts';
 import type { DbControl } from './db-restart.ts';
 
-const ENV = { ATRIUM_WEBHOOKS_ALLOW_PRIVATE: '1', ATRIUM_WEBHOOKS_RETRY_SCHEDULE: '1,1,2,2,5,5,5,5,5,5' };
+const ENV = {
+  // An invoice issuer, so invoices render (without one they are refused, which is not this drill's matter).
+  ATRIUM_ISSUER_NAME: 'Drill Museum gGmbH', ATRIUM_ISSUER_STREET: 'Teststr. 1', ATRIUM_ISSUER_ZIP: '10115', ATRIUM_ISSUER_CITY: 'Berlin', ATRIUM_ISSUER_VAT_ID: 'DE999999999',
+  ATRIUM_WEBHOOKS_ALLOW_PRIVATE: '1', ATRIUM_WEBHOOKS_RETRY_SCHEDULE: '1,1,2,2,5,5,5,5,5,5' };
 
 async function readyz(base: string): Promise<number | 'network'> {
   try {
@@ -48,6 +51,7 @@ export async function outageDrill(db: DrillDb, label: string, outage: { start():
     const s = await settle(db.database, 120_000);
     console.log(`  background work settled: ${s.done} after ${Math.round(s.ms / 1000)} s (${JSON.stringify(s.last)})`);
     checks.check('all background work done without a restart', s.done, JSON.stringify(s.last));
+    if (!s.done) console.log(`  server log (end):\n${server.output().slice(-6000)}`);
     const alive = server.proc.exitCode === null && server.proc.signalCode === null;
     checks.check('the same server process', alive, alive ? `pid ${server.proc.pid}` : server.output().slice(-400));
     checks.check('/readyz is 200 again', (await readyz(server.base)) === 200);
@@ -110,6 +114,7 @@ export async function killDrill(db: DrillDb): Promise<Checks> {
     const s = await settle(db.database, 60_000 - (Date.now() - restartedAt));
     console.log(`  background work settled: ${s.done} ${Math.round((Date.now() - restartedAt) / 1000)} s after the restart`);
     checks.check('all background work done within a minute of the restart', s.done, JSON.stringify(s.last));
+    if (!s.done) console.log(`  server log (end):\n${server.output().slice(-6000)}`);
     // A message the dead process handed over whole may arrive twice (the receiver cannot tell
     // the server it kept it); the rest must arrive once. Counted here, reported by verifyEffects.
     await verifyEffects(checks, db.database, hooks, mail, 'after SIGKILL');

@@ -139,13 +139,19 @@ export async function runDrills(): Promise<Check[]> {
           pg = await startEmbedded({ dir, port, persistent: true });
         },
       };
-      const k = await drillDatabase(pg!.url, 'atrium_drill_jobs_dbkill');
-      checks.push(...(await outageDrill(k, 'database killed', dbKill(embedded))).list);
-      await k.drop();
-      checks.push(...(await diskFullDrill(tmp)));
-      const s = await drillDatabase(pg!.url, 'atrium_drill_jobs_sigkill');
-      checks.push(...(await killDrill(s)).list);
-      await s.drop();
+      // ATRIUM_DRILLS=jobs runs the three; jobs-dbkill, jobs-diskfull or jobs-sigkill one of them.
+      const part = (name: string) => only.includes('jobs') && (!/jobs-/.test(only) || only.includes(`jobs-${name}`));
+      if (part('dbkill')) {
+        const k = await drillDatabase(pg!.url, 'atrium_drill_jobs_dbkill');
+        checks.push(...(await outageDrill(k, 'database killed', dbKill(embedded))).list);
+        await k.drop();
+      }
+      if (part('diskfull')) checks.push(...(await diskFullDrill(tmp)));
+      if (part('sigkill')) {
+        const s = await drillDatabase(pg!.url, 'atrium_drill_jobs_sigkill');
+        checks.push(...(await killDrill(s)).list);
+        await s.drop();
+      }
     }
   } finally {
     await pg?.stop().catch(() => {});

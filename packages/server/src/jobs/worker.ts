@@ -26,6 +26,7 @@ import { startDispatcher } from './dispatch.ts';
 import { startEventDispatcher } from './events.ts';
 import { recordExpiredOrders } from '../domain/events/recordExpiredOrders.ts';
 import { NOTIFY_CONCURRENCY, notifyTaskList } from './notifyTasks.ts';
+import { safeError } from '../ops/log-safety.ts';
 import { cleanErrors } from './jobErrors.ts';
 import type { LivenessTimes } from './liveness.ts';
 import { workerLogger } from './logger.ts';
@@ -160,21 +161,21 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       }),
   });
   // Webhook secrets stored in the clear by older versions are sealed once (notify/webhooks/secrets.ts).
-  await sealPlainSecrets(opts.database.db, webhookKey(opts.config)).catch((err) => opts.log?.warn({ err: (err as Error).message }, 'sealing stored webhook secrets failed'));
-  if (!opts.config.notify.smtpUrl) await secureMailDir(opts.config.dataDir).catch((err) => opts.log?.warn({ err: (err as Error).message }, 'mail directory not secured'));
+  await sealPlainSecrets(opts.database.db, webhookKey(opts.config)).catch((err) => opts.log?.warn({ err: safeError(err) }, 'sealing stored webhook secrets failed'));
+  if (!opts.config.notify.smtpUrl) await secureMailDir(opts.config.dataDir).catch((err) => opts.log?.warn({ err: safeError(err) }, 'mail directory not secured'));
   // A GDPR erasure's .eml files (notify/mail/files.ts): the domain records the erasure, this deletes.
   const mailFiles = pollLoop(() => deleteErasedCustomersMailFiles(opts.database.db, opts.config.dataDir).then(() => undefined), {
     intervalMs: opts.mailFilesIntervalMs ?? 5000,
-    onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'deleting erased customers\' mail files failed; retrying'),
+    onError: (err) => opts.log?.warn({ err: safeError(err) }, 'deleting erased customers\' mail files failed; retrying'),
   });
   const dispatcher = startDispatcher(opts.database.db, {
     intervalMs: opts.dispatchIntervalMs ?? 250,
-    onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'document dispatch failed; retrying'),
+    onError: (err) => opts.log?.warn({ err: safeError(err) }, 'document dispatch failed; retrying'),
   });
   // The outbox fan-out into deliveries and mails: docs/adr/0018-outbox-webhooks-mail.md.
   const events = startEventDispatcher(ctx, {
     intervalMs: opts.dispatchIntervalMs ?? 250,
-    onError: (err) => opts.log?.warn({ err: (err as Error).message }, 'event dispatch failed; retrying'),
+    onError: (err) => opts.log?.warn({ err: safeError(err) }, 'event dispatch failed; retrying'),
   });
   let stopped: Promise<void> | undefined;
   return {
