@@ -18,6 +18,11 @@ const ENV = {
   ATRIUM_ISSUER_NAME: 'Drill Museum gGmbH', ATRIUM_ISSUER_STREET: 'Teststr. 1', ATRIUM_ISSUER_ZIP: '10115', ATRIUM_ISSUER_CITY: 'Berlin', ATRIUM_ISSUER_VAT_ID: 'DE999999999',
   ATRIUM_WEBHOOKS_ALLOW_PRIVATE: '1', ATRIUM_WEBHOOKS_RETRY_SCHEDULE: '1,1,2,2,5,5,5,5,5,5' };
 
+/** The server's log lines about jobs (worker, runner, dispatch), the last 60, shortened. */
+function jobLines(out: string): string {
+  return out.split('\n').filter((l) => /"worker"|job runner|dispatch|heartbeat|dead job/.test(l)).slice(-60).map((l) => l.slice(0, 400)).join('\n');
+}
+
 async function readyz(base: string): Promise<number | 'network'> {
   try {
     const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(5000) });
@@ -35,7 +40,7 @@ export async function outageDrill(db: DrillDb, label: string, outage: { start():
   const hooks = await hookReceiver(() => 20);
   const mail = await smtpSink(() => 20);
   const cat = await seedCatalogue(db.database, { days: 3, capacity: 40 });
-  const server = await startServer(db.url, { ...ENV, SMTP_URL: mail.url });
+  const server = await startServer(db.url, { ...ENV, SMTP_URL: mail.url, LOG_LEVEL: process.env.ATRIUM_DRILL_LOG_LEVEL ?? 'warn' });
   try {
     checks.check('webhook registered', await subscribe(server.base, cat.token, hooks.url));
     const load = startLoad(server, cat, { prefix: `jobs-${label.replace(/\W+/g, '')}`, workers: 3, max: 120, customerEvery: 3 });
@@ -51,7 +56,7 @@ export async function outageDrill(db: DrillDb, label: string, outage: { start():
     const s = await settle(db.database, 120_000);
     console.log(`  background work settled: ${s.done} after ${Math.round(s.ms / 1000)} s (${JSON.stringify(s.last)})`);
     checks.check('all background work done without a restart', s.done, JSON.stringify(s.last));
-    if (!s.done) console.log(`  server log (end):\n${server.output().slice(-6000)}`);
+    if (!s.done) console.log(`  job lines of the server log:\n${jobLines(server.output())}`);
     const alive = server.proc.exitCode === null && server.proc.signalCode === null;
     checks.check('the same server process', alive, alive ? `pid ${server.proc.pid}` : server.output().slice(-400));
     checks.check('/readyz is 200 again', (await readyz(server.base)) === 200);

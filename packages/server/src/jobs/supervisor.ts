@@ -74,7 +74,16 @@ export async function superviseRunner(o: SuperviseOptions): Promise<SupervisedRu
     const events = new EventEmitter() as WorkerEvents;
     let id: string | undefined;
     events.on('pool:create', ({ workerPool }) => void (id ??= workerPool.id));
+    // The runner's promise alone is not enough: after a pool shut itself down (its workers lost
+    // the database) the runner's own stop can wait forever on a release, so its promise never
+    // settles. The pool's end is the signal.
+    let started: Runner | undefined;
+    const ended = (why: string) => () => started && failed(started, new Error(why));
+    events.on('pool:gracefulShutdown:complete', ended('worker pool shut down'));
+    events.on('pool:gracefulShutdown:error', ended('worker pool shut down with an error'));
+    events.on('pool:release', ended('worker pool released'));
     const r = await o.start(events);
+    started = r;
     if (stopping) {
       await r.stop();
       return;
