@@ -34,7 +34,7 @@ async function readyz(base: string): Promise<number | 'network'> {
 }
 
 /** (a) and (b): the database goes away, or its disk fills, under load; the same server recovers. */
-export async function outageDrill(db: DrillDb, label: string, outage: { start(): Promise<void>; end(): Promise<void> }): Promise<Checks> {
+export async function outageDrill(db: DrillDb, label: string, outage: { start(): Promise<void>; end(): Promise<void>; /** The database is unreachable meanwhile (not only full). */ unreachable: boolean }): Promise<Checks> {
   const checks = new Checks(`jobs (${label})`);
   console.log(`drill: ${label} under order load; background work must finish without a server restart`);
   const hooks = await hookReceiver(() => 20);
@@ -45,10 +45,13 @@ export async function outageDrill(db: DrillDb, label: string, outage: { start():
     checks.check('webhook registered', await subscribe(server.base, cat.token, hooks.url));
     const load = startLoad(server, cat, { prefix: `jobs-${label.replace(/\W+/g, '')}`, workers: 3, max: 120, customerEvery: 3 });
     await sleep(2000);
+    const before = { ...load.statuses };
     await outage.start();
     await sleep(5000);
     const during = await readyz(server.base);
-    checks.check('/readyz is not 200 during the outage', during !== 200, String(during));
+    if (outage.unreachable) checks.check('/readyz is not 200 during the outage', during !== 200, String(during));
+    const failedWrites = Object.entries(load.statuses).filter(([k]) => k !== '201' && k !== '200').reduce((n, [k, v]) => n + v - (before[k] ?? 0), 0);
+    checks.check('the outage made writes fail', failedWrites > 0, `order answers during it: ${JSON.stringify(load.statuses)}`);
     await outage.end();
     await sleep(3000);
     await load.stop();
@@ -70,12 +73,13 @@ export async function outageDrill(db: DrillDb, label: string, outage: { start():
 }
 
 /** (a) */
-export const dbKill = (control: DbControl) => ({ start: () => control.stop(), end: () => control.start() });
+export const dbKill = (control: DbControl) => ({ start: () => control.stop(), end: () => control.start(), unreachable: true });
 
 /** (b) Fills the filesystem of `dir` with a filler file until it is full; end() removes it. */
 export function diskFull(dir: string, control: DbControl) {
   const filler = path.join(dir, 'filler');
   return {
+    unreachable: false,
     async start() {
       const block = Buffer.alloc(1024 * 1024, 1);
       const fd = fs.openSync(filler, 'w');
