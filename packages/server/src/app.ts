@@ -42,6 +42,7 @@ import { scanPage } from './http/scan/page.ts';
 import { jsonBodies } from './http/api/json-text.ts';
 import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
+import { webhookKey } from './notify/webhooks/key.ts';
 import { capLine, safeError } from './ops/log-safety.ts';
 
 export interface AppOptions {
@@ -89,6 +90,8 @@ function cachedTokens(caches: Caches): { resolve: typeof resolveToken } {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
+  // Webhook secrets are always sealed: without a configured key, the data directory's is used.
+  config.notify.webhooksSecretKey ??= webhookKey(config);
   // Every node follows the database's clock (hold expiry is decided on several nodes).
   const clock = opts.clock ?? (await databaseClock(database.db));
   const instanceId = await loadInstanceId(database);
@@ -166,7 +169,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (config.metrics) metrics(app, { pool: database.pool, clock });
   // After auth (the limit depends on the principal), before any route is registered.
   await rateLimiting(app, config);
-  await app.register(healthRoutes(database.pool));
+  // The job runner starts below; until then (and without one) readiness is the database's.
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  await app.register(healthRoutes(database.pool, () => worker?.health()));
   // Route options that depend on settings (the upload route's body limit) read it at registration.
   app.decorate('atriumConfig', config);
   await app.register(apiRoutes, { prefix: '/api/v4' });
@@ -179,10 +184,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;
     const jobsDb = url ? openDatabase(url, { max: workerPoolSize(), applicationName: 'atrium-jobs', ...databaseTimeouts(config, 'jobs') }) : database;
-    const worker = await startWorker({ database: jobsDb, config, clock, log: app.log });
+    const started = await startWorker({ database: jobsDb, config, clock, log: app.log });
+    worker = started;
     // onClose runs after the server stopped accepting and before the caller closes the pool.
     app.addHook('onClose', async () => {
-      await worker.stop();
+      await started.stop();
       if (jobsDb !== database) await jobsDb.close();
     });
   }

@@ -17,7 +17,11 @@ export interface Load {
 }
 
 /** `workers` concurrent clients creating finalized orders until stopped or `max` are sent. */
-export function startLoad(target: { base: string }, cat: Catalogue, opts: { prefix: string; workers: number; max: number; onAnswer?: (a: Answer) => void }): Load {
+export function startLoad(
+  target: { base: string },
+  cat: Catalogue,
+  opts: { prefix: string; workers: number; max: number; onAnswer?: (a: Answer) => void; /** Every nth order with a new customer (so a mail goes out). */ customerEvery?: number },
+): Load {
   const bodies = new Map<string, unknown>();
   const answers = new Map<string, Answer[]>();
   const statuses: Record<string, number> = {};
@@ -31,6 +35,7 @@ export function startLoad(target: { base: string }, cat: Catalogue, opts: { pref
         foreign_id: foreignId,
         finalize: true,
         items: [{ type: 'Ticket', attributes: { id: cat.ticketId, quantity: 1 + (i % 2), time: cat.slots[(i * 7) % cat.slots.length] } }],
+        ...(opts.customerEvery && i % opts.customerEvery === 0 ? { customer: { name: 'Drill', surname: `Visitor ${i}`, email: `${foreignId}@example.org`, locale: 'de' } } : {}),
       };
       bodies.set(foreignId, body);
       const list: Answer[] = [];

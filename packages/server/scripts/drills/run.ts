@@ -13,6 +13,7 @@ import { crashDrill } from './crash.ts';
 import { connectionsDrill } from './connections.ts';
 import { dbRestartDrill, type DbControl } from './db-restart.ts';
 import { recoveryDrill } from './recovery.ts';
+import { dbKill, diskFull, killDrill, outageDrill } from './jobs.ts';
 import { drillDatabase, sleep, type Check } from './lib.ts';
 
 function systemPg(): DbControl {
@@ -37,6 +38,49 @@ function systemPg(): DbControl {
   };
 }
 
+/** (b) of jobs.ts: a PostgreSQL of its own on a 192 MB tmpfs (needs root to mount), filled up. */
+async function diskFullDrill(tmp: string): Promise<Check[]> {
+  const mnt = path.join(tmp, 'small-disk');
+  fs.mkdirSync(mnt);
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=192m,mode=0755', 'tmpfs', mnt], { stdio: 'ignore' });
+  } catch {
+    console.log('(the disk-full job drill needs to mount a tmpfs, as root: skipped)');
+    return [];
+  }
+  const dir = path.join(mnt, 'pg');
+  const port = await freePort();
+  let pg: EmbeddedServer | undefined;
+  try {
+    pg = await startEmbedded({ dir, port, persistent: true });
+    const control: DbControl = {
+      label: 'embedded PostgreSQL on a small disk',
+      stop: async () => {
+        await pg?.stop();
+        pg = undefined;
+      },
+      start: async () => {
+        // Started again only if it stopped (a PANIC on a WAL write to the full disk).
+        const alive = await import('pg').then(async ({ default: p }) => {
+          const c = new p.Client({ connectionString: pg?.url });
+          return c.connect().then(() => c.end().then(() => true), () => false);
+        });
+        if (!alive) {
+          await pg?.stop().catch(() => undefined);
+          pg = await startEmbedded({ dir, port, persistent: true });
+        }
+      },
+    };
+    const db = await drillDatabase(pg.url, 'atrium_drill_jobs_diskfull');
+    const checks = (await outageDrill(db, 'disk full', diskFull(mnt, control))).list;
+    await db.drop();
+    return checks;
+  } finally {
+    await pg?.stop().catch(() => undefined);
+    execFileSync('umount', ['-l', mnt], { stdio: 'ignore' });
+  }
+}
+
 export async function runDrills(): Promise<Check[]> {
   const started = Date.now();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-drill-'));
@@ -45,7 +89,8 @@ export async function runDrills(): Promise<Check[]> {
   const port = await freePort();
   let pg: EmbeddedServer | undefined = await startEmbedded({ dir, port, persistent: true });
   const checks: Check[] = [];
-  // ATRIUM_DRILLS=crash, =connections, =recovery or =restart runs some of them (default: all).
+  // ATRIUM_DRILLS=crash, =connections, =recovery or =restart runs some of them (default: all but
+  // the job drills, which run only when named: =jobs; test/drills/jobs.test.ts).
   const only = process.env.ATRIUM_DRILLS;
   try {
     if (!only || only.includes('crash')) {
@@ -81,6 +126,31 @@ export async function runDrills(): Promise<Check[]> {
         await c.drop();
       } else {
         console.log('(the restart drill on the machine\'s PostgreSQL runs only with ATRIUM_DRILL_RESTART_SYSTEM_PG=1)');
+      }
+    }
+    if (only?.includes('jobs')) {
+      const embedded: DbControl = {
+        label: 'embedded PostgreSQL',
+        stop: async () => {
+          await pg!.stop();
+          pg = undefined;
+        },
+        start: async () => {
+          pg = await startEmbedded({ dir, port, persistent: true });
+        },
+      };
+      // ATRIUM_DRILLS=jobs runs the three; jobs-dbkill, jobs-diskfull or jobs-sigkill one of them.
+      const part = (name: string) => only.includes('jobs') && (!/jobs-/.test(only) || only.includes(`jobs-${name}`));
+      if (part('dbkill')) {
+        const k = await drillDatabase(pg!.url, 'atrium_drill_jobs_dbkill');
+        checks.push(...(await outageDrill(k, 'database killed', dbKill(embedded))).list);
+        await k.drop();
+      }
+      if (part('diskfull')) checks.push(...(await diskFullDrill(tmp)));
+      if (part('sigkill')) {
+        const s = await drillDatabase(pg!.url, 'atrium_drill_jobs_sigkill');
+        checks.push(...(await killDrill(s)).list);
+        await s.drop();
       }
     }
   } finally {

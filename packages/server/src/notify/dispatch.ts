@@ -7,6 +7,7 @@
 // (deliveries and mails are unique per event and target).
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { transaction } from '../db/transaction.ts';
 import type { Ctx } from '../domain/context.ts';
 import { receives, type EndpointOwner, type EventScope } from '../domain/webhooks/scope.ts';
 import { addJobs, TASKS, type JobSpec } from '../db/repositories/jobQueue.ts';
@@ -23,9 +24,11 @@ interface Pending extends EventRow {
 interface Endpoint extends EndpointOwner {
   id: number;
   events: string[];
+  /** A disabled endpoint's deliveries are kept but not sent: they wait for a replay. */
+  enabled: boolean;
 }
 export async function dispatchEvents(ctx: Ctx): Promise<number> {
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const evs = (
       await tx.execute<Record<string, unknown>>(sql`
         select id, type, account_id, museum_ids, subject_type, subject_id, data, snapshot, created_at from outbox_events
@@ -58,11 +61,16 @@ export async function dispatchEvents(ctx: Ctx): Promise<number> {
       const data = await renderData(tx, ctx, ev);
       await tx.execute(sql`update outbox_events set data = ${JSON.stringify(data)}::jsonb where id = ${ev.id}`);
       if (targets.length) {
-        const ids = await tx.execute<{ id: number }>(sql`
+        const ids = await tx.execute<{ id: number; endpoint_id: number }>(sql`
           insert into webhook_deliveries (endpoint_id, event_id, created_at, updated_at)
           select unnest(${`{${targets.map((t) => t.id).join(',')}}`}::int[]), ${ev.id}, ${now}, ${now}
-          on conflict (endpoint_id, event_id) do nothing returning id`);
-        for (const { id } of ids.rows) jobs.push({ task: TASKS.deliverWebhook, payload: { deliveryId: id }, key: `webhook-delivery:${id}`, maxAttempts: 5 });
+          on conflict (endpoint_id, event_id) do nothing returning id, endpoint_id`);
+        // Deliveries to a disabled endpoint are recorded without a job (docs/webhooks.md): the
+        // account sees them in its delivery list and replays them once the endpoint is enabled.
+        const held = new Set(targets.filter((t) => !t.enabled).map((t) => t.id));
+        for (const { id, endpoint_id } of ids.rows) {
+          if (!held.has(endpoint_id)) jobs.push({ task: TASKS.deliverWebhook, payload: { deliveryId: id }, key: `webhook-delivery:${id}`, maxAttempts: 5 });
+        }
       }
       for (const m of mails) {
         const ids = await tx.execute<{ id: number }>(sql`
@@ -80,11 +88,12 @@ export async function dispatchEvents(ctx: Ctx): Promise<number> {
 
 async function loadEndpoints(tx: DbOrTx): Promise<Endpoint[]> {
   const r = await tx.execute<Record<string, unknown>>(sql`
-    select e.id, e.account_id, e.events, a.class, a.museum_ids, a.rights
+    select e.id, e.account_id, e.events, e.enabled, a.class, a.museum_ids, a.rights
       from webhook_endpoints e join accounts a on a.id = e.account_id
-     where e.enabled and e.deleted_at is null and a.disabled_at is null`);
+     where e.deleted_at is null and a.disabled_at is null`);
   return r.rows.map((x) => ({
     id: x.id as number,
+    enabled: x.enabled as boolean,
     accountId: x.account_id as number,
     events: x.events as string[],
     class: x.class as string,

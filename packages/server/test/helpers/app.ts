@@ -37,7 +37,10 @@ export async function testApp(
   // An invoice issuer (src/domain/documents/issuer.ts): without one, invoices are refused; the tests of
   // that refusal override these with empty values.
   const issuer = { ATRIUM_ISSUER_NAME: 'Test Museum gGmbH', ATRIUM_ISSUER_STREET: 'Teststr. 1', ATRIUM_ISSUER_ZIP: '10115', ATRIUM_ISSUER_CITY: 'Berlin', ATRIUM_ISSUER_VAT_ID: 'DE999999999' };
-  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...issuer, ...opts.env });
+  // Webhook secrets are sealed with a fixed test key, so no test app writes a key file
+  // (test/notify/webhook-secrets.test.ts unsets it to test the generated one).
+  const sealing = { ATRIUM_WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+  const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...issuer, ...sealing, ...opts.env });
   const clock = new ManualClock(opts.now ?? new Date());
   const app = await buildApp({ database, config, clock, logger: false, ...(opts.testing ? { testing: opts.testing } : {}) });
   recordTraffic(app);

@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { testApp } from '../helpers/app.ts';
+import { hasPdfToText, pdfPages, squash } from '../helpers/pdftext.ts';
 import { catalogue, testWorker, waitFor as waitLong, type Catalogue } from '../jobs/support.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
 
@@ -28,7 +29,9 @@ const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
   logger: false,
-  onRcptTo(_addr, _session, cb) {
+  onRcptTo(addr, _session, cb) {
+    // A mailbox that does not exist: refused for good.
+    if (addr.address === 'gone@example.org') return cb(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
     if (refuseNext > 0) {
       refuseNext--;
       return cb(Object.assign(new Error('try again later'), { responseCode: 451 }));
@@ -118,6 +121,44 @@ describe('visitor mail', () => {
     });
     assert.deepEqual([row.status, row.attempt_count], ['sent', 2]);
     assert.match(row.last_error ?? '', /try again later/); // the refusal stays on record
+  });
+
+  test('a tour booking: the mail carries the booking confirmation in German and says what is attached', async () => {
+    await order(
+      { name: 'Ute', surname: 'Ulm', email: 'ute@example.org', locale: 'de' },
+      { items: [{ type: 'Tour', attributes: { id: c.tourId, quantity: 5, start_time: c.at(600), language_id: c.langId } }] },
+    );
+    const [m] = await waitFor('the tour mail', async () => (mailsTo('ute@example.org').length ? mailsTo('ute@example.org') : null));
+    const pdfs = m!.attachments.filter((a) => a.contentType === 'application/pdf');
+    const names = pdfs.map((a) => a.filename ?? '');
+    assert.ok(names.some((n) => /confirmation|bestaetigung|bestätigung/i.test(n)), `a confirmation is attached: ${JSON.stringify(names)}`);
+    assert.ok(names.some((n) => /invoice|rechnung/i.test(n)), JSON.stringify(names));
+    assert.ok(!names.some((n) => /^tickets?-/.test(n)), 'a tour has no tickets');
+    assert.match(m!.text ?? '', /Ihre Buchungsbestätigung und die Rechnung finden Sie im Anhang\./);
+    assert.doesNotMatch(m!.text ?? '', /Tickets/);
+    const confirmation = pdfs.find((a) => !/invoice|rechnung/i.test(a.filename ?? ''))!;
+    const pages = pdfPages(confirmation.content);
+    if (!hasPdfToText || !pages) return;
+    const text = squash(pages.join(' '));
+    assert.match(text, /Buchungsbestätigung/);
+    assert.doesNotMatch(text, /Booking confirmation/);
+  });
+
+  test('a permanent SMTP refusal (550) ends the retries at once: stored as failed with the reason', async () => {
+    await order({ name: 'Gus', surname: 'Gone', email: 'gone@example.org', locale: 'de' });
+    const row = await waitFor('failed at once', async () => {
+      const [r] = (await db.execute<{ status: string; attempt_count: number; last_error: string | null }>(sql`select status, attempt_count, last_error from mail_messages where recipient = 'gone@example.org'`)).rows;
+      return r?.status === 'failed' ? r : null;
+    });
+    assert.equal(row.attempt_count, 1);
+    assert.match(row.last_error ?? '', /550/);
+    // No retry stays queued for it (its one job completes; a retried one would stay waiting).
+    await waitLong('its job done, no retry queued', async () => {
+      const jobs = await db.execute<{ n: number }>(sql`select count(*)::int n from graphile_worker._private_jobs j where j.payload->>'mailId' = (select id::text from mail_messages where recipient = 'gone@example.org')`);
+      return jobs.rows[0]!.n === 0;
+    }, 5_000);
+    const after = (await db.execute<{ attempt_count: number }>(sql`select attempt_count from mail_messages where recipient = 'gone@example.org'`)).rows[0]!;
+    assert.equal(after.attempt_count, 1);
   });
 
   test("the account's mail switch turns mail off for its own orders", async () => {

@@ -1,6 +1,6 @@
 // Statements of webhook endpoints, their deliveries and attempts, and accounts' notification
 // switches.
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, like } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
 import { accountNotifySettings, accounts, outboxEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/index.ts';
 
@@ -116,4 +116,20 @@ export async function setAccountMailSwitch(db: DbOrTx, accountId: number, mailEn
     .insert(accountNotifySettings)
     .values({ accountId, mailEnabled })
     .onConflictDoUpdate({ target: accountNotifySettings.accountId, set: { mailEnabled } });
+}
+
+/** Endpoints whose secret an older version stored in the clear (`plain:`). */
+export async function endpointsWithClearSecrets(db: DbOrTx): Promise<Array<{ id: number; secretEnc: string }>> {
+  return db
+    .select({ id: webhookEndpoints.id, secretEnc: webhookEndpoints.secretEnc })
+    .from(webhookEndpoints)
+    .where(like(webhookEndpoints.secretEnc, 'plain:%'));
+}
+
+/** Replaces an endpoint's stored secret if it is still `old` (a concurrent rotation wins). */
+export async function replaceSecretIfUnchanged(db: DbOrTx, id: number, old: string, next: string): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set({ secretEnc: next })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secretEnc, old)));
 }

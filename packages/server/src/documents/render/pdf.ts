@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import * as fontkit from 'fontkit';
 import { bidiFeatures, isBidiControl, withBidi } from './bidi.ts';
+import { SYMBOL_FONT, symbolCovers, symbolFont, symbolRuns } from './symbols.ts';
 
 export type Doc = PDFKit.PDFDocument;
 
@@ -52,8 +53,8 @@ export function newDoc(meta: DocMeta): { doc: Doc; bytes: Promise<Buffer> } {
 // Fonts: pdfkit bundles only the 14 standard PDF fonts (AFM metrics, WinAnsi: Latin-1 and a few
 // signs). Names in Greek, Cyrillic, Hebrew, Arabic … need a TrueType font: DejaVu Sans (Debian's
 // fonts-dejavu-core, on nearly every Linux; ATRIUM_PDF_FONT_DIR points elsewhere) is embedded
-// (subset) when found. Characters the font has no glyph for (most emoji) print as "?", never as
-// a broken PDF. Without the font, text is reduced to WinAnsi (see printable below).
+// (subset) when found. Characters it has no glyph for (emoji, symbols) are drawn with the
+// fallback font of symbols.ts; what neither has prints as "?", never as a broken PDF. Without the font, text is reduced to WinAnsi (see printable below).
 // Right-to-left and mixed lines are put in visual order by bidi.ts (docs/adr/0025-*.md).
 const FONT_DIRS = [process.env.ATRIUM_PDF_FONT_DIR, '/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/usr/local/share/fonts/dejavu'];
 const FONT_FILES = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', mono: 'DejaVuSansMono.ttf' } as const;
@@ -139,7 +140,7 @@ export function printable(text: string): string {
       const cp = ch.codePointAt(0)!;
       if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp <= 0xdfff)) continue;
       if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
-      out += u.covers(cp) || isBidiControl(ch) ? ch : '?';
+      out += u.covers(cp) || isBidiControl(ch) || symbolCovers(cp) ? ch : '?';
     }
     return out;
   }
@@ -176,9 +177,30 @@ export function text(doc: Doc, value: string, x: number, y: number, o: TextOpts 
   const features = bidiFeatures(s) as PDFKit.Mixins.TextOptions['features'];
   const opts = { width, align: o.align ?? 'left', height: size * 1.25 * (o.lines ?? 1), ellipsis: true, lineGap: 0, features } as const;
   const h = Math.min(doc.heightOfString(s, opts), opts.height);
-  doc.text(s, x, y, opts);
+  const u = unicodeFonts();
+  const runs = u ? symbolRuns(s, (cp) => u.covers(cp) || isBidiControl(String.fromCodePoint(cp))) : [];
+  if (runs.length <= 1 && !runs[0]?.symbol) doc.text(s, x, y, opts);
+  else {
+    // Emoji and symbols: the runs are written one after the other, each in its font, as one
+    // paragraph (pdfkit's `continued` keeps wrapping, alignment and the line limit).
+    if (!symbolDocs.has(doc)) {
+      doc.registerFont(SYMBOL_FONT, symbolFont() as unknown as Buffer);
+      symbolDocs.add(doc);
+    }
+    const textFont = fontName(ROLE[o.font ?? 'Helvetica']);
+    runs.forEach((run, i) => {
+      doc.font(run.symbol ? SYMBOL_FONT : textFont);
+      const more = { ...opts, features: run.symbol ? undefined : (bidiFeatures(run.text) as PDFKit.Mixins.TextOptions['features']), continued: i < runs.length - 1 };
+      if (i === 0) doc.text(run.text, x, y, more);
+      else doc.text(run.text, more);
+    });
+    doc.font(textFont);
+  }
   return y + h;
 }
+
+// Documents that have the fallback font registered (on their first symbol).
+const symbolDocs = new WeakSet<Doc>();
 
 /** Large diagonal, semi-transparent word across the page (VOID, CANCELLED). */
 export function stamp(doc: Doc, word: string): void {

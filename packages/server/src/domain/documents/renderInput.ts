@@ -130,6 +130,7 @@ export function confirmationInput(d: OrderRenderData, currency: string): Confirm
     }));
   const c = d.customer;
   return {
+    locale: d.locale,
     order: orderRef(d),
     museum: d.museum,
     currency,

@@ -104,6 +104,8 @@ export interface ConfirmationBooking {
 }
 
 export interface ConfirmationPdfInput {
+  /** Language of the labels, dates and amounts: German for `de…`, else English (the default). */
+  locale?: string;
   order: RenderOrderRef;
   museum: RenderMuseum;
   currency: string;

@@ -2,7 +2,7 @@
 // and returned this once (docs/webhooks.md); afterwards only its last 4 characters are shown.
 import { countLiveEndpoints, insertEndpoint } from '../../db/repositories/webhooks.ts';
 import { transaction } from '../../db/transaction.ts';
-import { last4, newSecret, sealSecret } from './secrets.ts';
+import { last4, newSecret, sealingKey, sealSecret } from './secrets.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { checkInput, MAX_ENDPOINTS, ownerOf, view, type EndpointInput, type EndpointView } from './internal.ts';
@@ -19,7 +19,7 @@ export async function createWebhook(ctx: Ctx, input: EndpointInput): Promise<{ w
       url: input.url!,
       events: [...new Set(input.events!)],
       description: input.description?.trim() || null,
-      secretEnc: sealSecret(secret, ctx.config.notify.webhooksSecretKey),
+      secretEnc: sealSecret(secret, sealingKey(ctx.config)),
       secretLast4: last4(secret),
       createdAt: now,
       updatedAt: now,

@@ -11,22 +11,57 @@ import net from 'node:net';
 export const MAX_URL_LENGTH = 2048;
 
 const blocked = new net.BlockList();
+// IPv4 ranges: this network, private, shared (CGNAT), loopback, link-local, protocol assignments,
+// documentation, 6to4 relay, benchmarking, multicast, reserved.
 for (const [a, p] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(a, p, 'ipv4');
+// IPv6 ranges refused as a whole. ::/96 (IPv4-compatible, deprecated; with :: and ::1) and
+// 2001::/23 (IETF protocol assignments: Teredo, benchmarking, ORCHID) never hold a partner's
+// receiver; forms that embed an IPv4 address a router would reach are checked as that address.
 for (const [a, p] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) blocked.addSubnet(a, p, 'ipv6');
 
-/** Whether an address is one webhooks must not reach (IPv4-mapped IPv6 is checked as IPv4). */
+/** The eight 16-bit groups of an IPv6 address in any textual form (zone id dropped), or null. */
+export function ipv6Groups(address: string): number[] | null {
+  let a = address.replace(/%.*$/, '').toLowerCase();
+  if (net.isIPv6(a) === false) return null;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (dotted) {
+    const [b0, b1, b2, b3] = dotted.slice(1).map(Number) as [number, number, number, number];
+    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const [head, tail] = a.includes('::') ? a.split('::') as [string, string] : [a, undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const fill = tail === undefined ? 0 : 8 - h.length - t.length;
+  const groups = [...h, ...Array<string>(fill).fill('0'), ...t].map((g) => parseInt(g, 16));
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null;
+}
+
+/** The IPv4 address an IPv6 address carries for routing (mapped, translated, 6to4), if any. */
+function embeddedIPv4(g: number[]): string | null {
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:a.b.c.d, mapped
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // ::ffff:0:a.b.c.d, translated
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 2002:aabb:ccdd::/48, 6to4
+  return null;
+}
+
+/** Whether an address is one webhooks must not reach, in any of its IPv4 or IPv6 spellings. */
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  const family = net.isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  const family = net.isIP(address.replace(/%.*$/, ''));
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const g = ipv6Groups(address);
+  if (!g) return true;
+  const v4 = embeddedIPv4(g);
+  if (v4 && blocked.check(v4, 'ipv4')) return true;
+  return blocked.check(g.map((x) => x.toString(16)).join(':'), 'ipv6');
 }
 
 /** The URL's form: a problem as a message, or null. No network access. */

@@ -8,6 +8,8 @@ import type { MailKind } from './kinds.ts';
 import type { MailContent } from './templates.ts';
 
 export interface Attachment {
+  /** The document's kind (ticket, confirmation, invoice, credit_note): the mail names what it carries. */
+  kind: string;
   filename: string;
   contentType: string;
   content: Buffer;
@@ -60,19 +62,19 @@ export async function requestContent(db: DbOrTx, requestId: number): Promise<Mai
 
 /**
  * The mail's documents, or null while one of them is still processing: a confirmation carries
- * the tickets and the invoice, a cancellation the credit note for exactly its items (made in the
+ * the tickets, the booking confirmation (tours) and the invoice, a cancellation the credit note for exactly its items (made in the
  * cancellation's transaction when the order was invoiced, domain/documents/queueOrderDocuments.ts).
  */
 export async function attachmentsFor(db: DbOrTx, kind: MailKind, orderId: number, cancelledItemIds: number[] = []): Promise<Attachment[] | null> {
   if (kind !== 'order_confirmation' && kind !== 'order_cancellation') return [];
   const which =
     kind === 'order_confirmation'
-      ? sql`kind in ('ticket', 'invoice')`
+      ? sql`kind in ('ticket', 'confirmation', 'invoice')`
       : sql`kind = 'credit_note' and item_ids = ${`{${[...cancelledItemIds].sort((a, b) => a - b).join(',')}}`}::int[]`;
-  const docs = await db.execute<{ status: string; filename: string; content_type: string; content: Buffer | null }>(sql`
-    select status, filename, content_type, content from documents where order_id = ${orderId} and ${which} order by id`);
+  const docs = await db.execute<{ kind: string; status: string; filename: string; content_type: string; content: Buffer | null }>(sql`
+    select kind, status, filename, content_type, content from documents where order_id = ${orderId} and ${which} order by id`);
   if (docs.rows.some((d) => d.status === 'processing')) return null;
   return docs.rows
     .filter((d) => d.status === 'available' && d.content)
-    .map((d) => ({ filename: d.filename, contentType: d.content_type, content: d.content! }));
+    .map((d) => ({ kind: d.kind, filename: d.filename, contentType: d.content_type, content: d.content! }));
 }

@@ -1,7 +1,8 @@
 // Job verb `mail.send`: sends one visitor mail (a mail_messages row, unique per event and kind,
 // so an event never causes the same mail twice). A confirmation waits until its PDFs are
 // rendered (re-queued with a growing pause, bounded). An SMTP failure is recorded and thrown, so
-// the queue retries with backoff; after MAX_ATTEMPTS the mail is `failed`, logged with the reason.
+// the queue retries with backoff; after MAX_ATTEMPTS, or at once on a permanent refusal (an SMTP
+// 5xx answer), the mail is `failed`, stored and logged with the reason.
 // The Message-ID is fixed per mail: if a crash repeats a send the SMTP server already accepted,
 // mail systems can recognise the duplicate.
 import { sql } from 'drizzle-orm';
@@ -11,9 +12,16 @@ import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
 import { attachmentsFor, orderContent, requestContent } from './content.ts';
 import type { MailKind } from './kinds.ts';
 import { renderMail } from './templates.ts';
+import { mailStem } from './files.ts';
 import { deliverMail } from './transport.ts';
 
 export const MAX_ATTEMPTS = 12;
+
+/** Whether the SMTP server refused for good (a 5xx reply code), not for now (4xx, network). */
+export function isPermanent(err: unknown): boolean {
+  const code = Number((err as { responseCode?: unknown } | null)?.responseCode);
+  return Number.isInteger(code) && code >= 500 && code <= 599;
+}
 /** Checks for the documents before sending without them (≈ 1 hour at most). */
 const MAX_WAITS = 40;
 
@@ -46,7 +54,7 @@ export async function sendMail(
     log?.warn({ mailId: m.id, eventId: m.event_id }, 'documents still processing; confirmation mail sent without them');
     attachments = [];
   }
-  const { subject, text, html } = renderMail(kind, lang, { ...content, attachments: attachments.length });
+  const { subject, text, html } = renderMail(kind, lang, { ...content, attached: attachments.map((a) => a.kind) });
   const s = ctx.config.notify;
   const domain = /@([^>\s]+)>?\s*$/.exec(s.mailFrom)?.[1] ?? 'atrium.invalid';
   const messageId = `<${m.event_id}.${kind}@${domain}>`;
@@ -65,7 +73,7 @@ export async function sendMail(
         headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': lang },
         attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       },
-      `${m.id}-${kind}`,
+      mailStem(m.id, kind),
     );
     await ctx.db.execute(sql`update mail_messages set status = 'sent', sent_at = ${ctx.clock.now()}, message_id = ${sent.messageId}, locale = ${lang},
       attempt_count = attempt_count + 1 where id = ${m.id}`);
@@ -73,7 +81,8 @@ export async function sendMail(
   } catch (err) {
     const reason = String((err as Error).message ?? err).slice(0, 500);
     const attempts = m.attempt_count + 1;
-    const failed = attempts >= MAX_ATTEMPTS;
+    // A 5xx answer (550 mailbox unknown, 553 address refused) will not change on a retry.
+    const failed = attempts >= MAX_ATTEMPTS || isPermanent(err);
     await ctx.db.execute(sql`update mail_messages set attempt_count = ${attempts}, last_error = ${reason}, status = ${failed ? 'failed' : 'pending'} where id = ${m.id}`);
     log?.warn({ mailId: m.id, eventId: m.event_id, kind, attempt: attempts, reason }, failed ? 'mail failed; giving up' : 'mail failed; will retry');
     if (failed) return 'failed';

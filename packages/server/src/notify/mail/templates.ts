@@ -14,6 +14,8 @@ export interface MailLine {
   status: string;
 }
 
+type Lang = 'de' | 'en';
+
 export interface MailContent {
   name: string;
   orderId?: number;
@@ -24,16 +26,38 @@ export interface MailContent {
   date?: string;
   participants?: number;
   reason?: string | null;
-  attachments?: number;
+  /** Kinds of the documents attached (ticket, confirmation, invoice): the text names them. */
+  attached?: string[];
 }
 
-type Lang = 'de' | 'en';
-const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'attached' | 'cancelledItems', string>> = {
+// What the confirmation says is attached, built from what is: tour orders carry a booking
+// confirmation instead of tickets, and a document still missing is not promised.
+const ATTACHED: Record<Lang, { items: Record<string, string>; and: string; sentence(list: string, many: boolean): string }> = {
+  de: {
+    items: { ticket: 'Ihre Tickets', confirmation: 'Ihre Buchungsbestätigung', invoice: 'die Rechnung' },
+    and: 'und',
+    sentence: (list) => `${list} finden Sie im Anhang.`,
+  },
+  en: {
+    items: { ticket: 'your tickets', confirmation: 'your booking confirmation', invoice: 'the invoice' },
+    and: 'and',
+    sentence: (list, many) => `${list} ${many ? 'are' : 'is'} attached.`,
+  },
+};
+
+function attachedSentence(lang: Lang, kinds: string[]): string | null {
+  const A = ATTACHED[lang];
+  const names = ['ticket', 'confirmation', 'invoice'].filter((k) => kinds.includes(k)).map((k) => A.items[k]!);
+  if (names.length === 0) return null;
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} ${A.and} ${names.at(-1)}`;
+  return A.sentence(list.charAt(0).toUpperCase() + list.slice(1), names.length > 1 || kinds.includes('ticket'));
+}
+
+const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelledItems', string>> = {
   de: {
     hello: 'Guten Tag {name},',
     bye: 'Wir freuen uns auf Ihren Besuch.',
     total: 'Gesamt',
-    attached: 'Ihre Tickets und die Rechnung finden Sie im Anhang.',
     cancelledItems: 'Storniert',
     order_confirmation: 'Ihre Buchung {order} ist bestätigt',
     order_cancellation: 'Stornierung zu Ihrer Buchung {order}',
@@ -45,7 +69,6 @@ const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'attached
     hello: 'Hello {name},',
     bye: 'We look forward to your visit.',
     total: 'Total',
-    attached: 'Your tickets and the invoice are attached.',
     cancelledItems: 'Cancelled',
     order_confirmation: 'Your booking {order} is confirmed',
     order_cancellation: 'Cancellation of your booking {order}',
@@ -95,7 +118,7 @@ export function renderMail(kind: MailKind, locale: string, c: MailContent): { su
     cancelled: l.status === 'cancelled',
   }));
   const total = c.totalCents !== undefined ? `${T.total}: ${formatMoney(lang, c.totalCents, c.currency ?? 'EUR')}` : null;
-  const extra = [c.reason ? `${c.reason}` : null, kind === 'order_confirmation' && c.attachments ? T.attached : null, kind.startsWith('order') || kind === 'request_accepted' ? T.bye : null].filter(
+  const extra = [c.reason ? `${c.reason}` : null, kind === 'order_confirmation' ? attachedSentence(lang, c.attached ?? []) : null, kind.startsWith('order') || kind === 'request_accepted' ? T.bye : null].filter(
     (x): x is string => !!x,
   );
   const text = [

@@ -1,11 +1,11 @@
 // Where mail goes (docs/webhooks.md, "Email to visitors"): real SMTP through SMTP_URL, or, when it
 // is unset, one .eml file per message under ATRIUM_DATA_DIR/mail/, so the default install shows
-// exactly what would be sent. One transport per process and URL (SMTP connections are reused).
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+// exactly what would be sent (files.ts: 0600 files in a 0700 directory, deleted when the customer
+// is erased). One transport per process and URL (SMTP connections are reused).
 import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { NotifySettings } from '../settings.ts';
+import { writeMailFile } from './files.ts';
 
 export interface Sent {
   messageId: string;
@@ -31,9 +31,7 @@ export async function deliverMail(settings: NotifySettings, dataDir: string, mes
     return { messageId: message.messageId };
   }
   const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(message);
-  const dir = path.join(dataDir, 'mail');
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${fileStem}.eml`);
-  await writeFile(file, built.message as Buffer);
+  // Private to the service's user (files.ts): the message carries the visitor's data.
+  const file = await writeMailFile(dataDir, fileStem, built.message as Buffer);
   return { messageId: message.messageId, file };
 }

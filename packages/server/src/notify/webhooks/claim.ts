@@ -7,6 +7,7 @@
 // nodes with different clocks agree on when it lapses.
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../domain/context.ts';
+import { transaction } from '../../db/transaction.ts';
 
 export interface Claimed {
   id: number;
@@ -32,7 +33,7 @@ export const claimMs = (timeoutMs: number) => 3 * timeoutMs + 5_000;
 
 export async function claimDelivery(ctx: Ctx, deliveryId: number): Promise<Claimed | 'done' | 'endpoint gone'> {
   const hold = claimMs(ctx.config.notify.webhooksTimeoutMs);
-  return ctx.db.transaction(async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const [row] = (
       await tx.execute<Record<string, unknown>>(sql`
         select d.id, d.status, d.attempt_count, d.sending_until > now() as held, d.endpoint_id, e.url, e.secret_enc,

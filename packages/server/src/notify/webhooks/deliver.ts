@@ -9,10 +9,12 @@
 // claim lapses (receivers deduplicate by `webhook-id`).
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../domain/context.ts';
+import { transaction } from '../../db/transaction.ts';
 import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
 import { eventBody, renderData } from '../../domain/events/render.ts';
 import { claimDelivery, withRetries } from './claim.ts';
 import { openSecret } from '../../domain/webhooks/secrets.ts';
+import { webhookKey } from './key.ts';
 import { postSigned, signedHeaders, type AttemptResult } from './post.ts';
 import { checkTarget, TargetRefused } from '../../domain/webhooks/targets.ts';
 
@@ -33,7 +35,7 @@ export async function deliverWebhook(
   const started = Date.now();
   try {
     const target = await checkTarget(c.url, s.webhooksAllowPrivate);
-    result = await postSigned(target, signedHeaders(openSecret(c.secretEnc, s.webhooksSecretKey), c.event.id, new Date(), body), body, s.webhooksTimeoutMs);
+    result = await postSigned(target, signedHeaders(openSecret(c.secretEnc, webhookKey(ctx.config)), c.event.id, new Date(), body), body, s.webhooksTimeoutMs);
   } catch (err) {
     if (!(err instanceof TargetRefused)) throw err;
     result = { ok: false, statusCode: null, error: `refused: ${err.message}`, excerpt: null, durationMs: Date.now() - started };
@@ -43,7 +45,7 @@ export async function deliverWebhook(
   // The queue runs jobs by the database's clock: the wait is counted from real time.
   const next = outcome === 'retrying' ? new Date(Date.now() + wait!) : null;
   await withRetries(() =>
-    ctx.db.transaction(async (tx) => {
+    transaction(ctx.db, async (tx) => {
       const at = ctx.clock.now();
       await tx.execute(sql`
         update webhook_attempts set duration_ms = ${result.durationMs}, status_code = ${result.statusCode}, error = ${result.error},
