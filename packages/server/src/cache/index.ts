@@ -43,10 +43,6 @@ export function cacheMode(env: Record<string, string | undefined> = process.env)
   throw new ConfigError(`ATRIUM_CATALOG_CACHE must be true, false or rows, got "${raw}"`);
 }
 
-export function cachesEnabled(env: Record<string, string | undefined> = process.env): boolean {
-  return cacheMode(env) !== 'off';
-}
-
 export async function startCaches(url: string, config: Config, log: ListenerLog, mode: CacheMode = cacheMode()): Promise<Caches | undefined> {
   if (mode === 'off') return undefined;
   let listener: ChangeListener;

@@ -19,7 +19,9 @@ function smtp(url: string): Transporter {
   let t = transports.get(url);
   if (!t) {
     // Bounded waits: a server that accepts the connection and then stalls must not hold the job.
-    t = nodemailer.createTransport(url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never);
+    // They are connection options, so they go with the URL (a second argument would only set
+    // defaults of every message).
+    t = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
     transports.set(url, t);
   }
   return t;
