@@ -1,11 +1,11 @@
 // Shared setup of the payments tests: an app whose Stripe and Mollie SDKs talk to the local
-// stand-ins (test/providers/), a museum with one time-slot ticket (14.00 EUR), and readers of the
+// stand-ins (scripts/standins/, test/providers/), a museum with one time-slot ticket (14.00 EUR), and readers of the
 // outbox and the audit log.
 import { sql } from 'drizzle-orm';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
 import { startMollieStandin, type MollieStandin } from '../providers/mollie-standin.ts';
-import { startStripeStandin, type StripeStandin } from '../providers/stripe-standin.ts';
+import { startStripeStandin, type StripeStandin } from '../../scripts/standins/stripe-standin.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 
