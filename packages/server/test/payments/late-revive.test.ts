@@ -5,6 +5,8 @@
 // refunded (late-and-missing.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { systemCtx } from '../../src/domain/context.ts';
+import { sweepExpiredAllocations } from '../../src/domain/capacity/sweepExpired.ts';
 import { paymentsWorld, stripeCheckout, stripeWebhook, type PaymentsWorld } from './support.ts';
 
 let w: PaymentsWorld;
@@ -55,6 +57,25 @@ describe('late money, places still free', () => {
     // One place of two taken: one left.
     const other = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 2, time: w.at(660) } }] });
     assert.equal(other.json().code, 'SLOT_SOLD_OUT', other.body);
+  });
+
+  test('after the expiry job released its places, they are claimed again all the same', async () => {
+    const late = await w.order(1, 780);
+    const { sessionId } = await stripeCheckout(w, late);
+    w.t.clock.advanceMinutes(45);
+    const ctx = systemCtx({ db: w.t.database.db, clock: w.t.clock, config: w.t.config });
+    assert.ok((await sweepExpiredAllocations(ctx)) >= 1);
+    w.stripe.pay(sessionId);
+    await stripeWebhook(w, 'checkout.session.completed', sessionId);
+    const o = await orderJson(late);
+    assert.equal(o.status, 'finalized');
+    assert.equal(o.items[0].attributes.barcodes.length, 1);
+    assert.equal(w.stripe.refunds.length, 0);
+    // Counted once: one of the two places is left.
+    const two = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 2, time: w.at(780) } }] });
+    assert.equal(two.json().code, 'SLOT_SOLD_OUT', two.body);
+    const one = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(780) } }] });
+    assert.equal(one.statusCode, 201, one.body);
   });
 
   test('partly sold meanwhile: no place is claimed and the money goes back in full', async () => {
