@@ -94,4 +94,22 @@ describe('late money, places still free', () => {
     const last = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(720) } }], finalize: true });
     assert.equal(last.statusCode, 201, last.body);
   });
+
+  // Last: the closure covers the whole day of every slot above.
+  test('closed meanwhile: the money goes back in full and the order is not finalized', async () => {
+    const late = await w.order(1, 840);
+    const { sessionId } = await stripeCheckout(w, late);
+    w.t.clock.advanceMinutes(31);
+    const owner = await w.t.token({ class: 'user' });
+    const day = w.at(840).slice(0, 10);
+    const c = await w.post('/closures', { museum_id: w.museumId, start_date: day, reason: 'Water damage' }, owner);
+    assert.equal(c.statusCode, 201, c.body);
+    w.stripe.pay(sessionId);
+    await stripeWebhook(w, 'checkout.session.completed', sessionId);
+    assert.notEqual((await orderJson(late)).status, 'finalized');
+    const p = (await w.get(`/orders/${late}/payments`)).json();
+    assert.equal(p.payment_status, 'refunded');
+    assert.match(p.payments[0].failure, /Water damage/);
+    assert.deepEqual(w.stripe.refunds.at(-1)?.amount, 1400);
+  });
 });

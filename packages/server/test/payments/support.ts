@@ -16,6 +16,7 @@ export interface PaymentsWorld {
   staff: string;
   reseller: string;
   ticketId: number;
+  museumId: number;
   /** A slot start (ISO) `min` minutes after midnight of a day four days ahead. */
   at(min: number): string;
   /** Creates a pending order of `quantity` tickets at `min`; returns its id. */
@@ -57,7 +58,7 @@ export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['te
     t.request({ method: 'POST', url: `/api/v4${url}`, token, ...(body === undefined ? {} : { payload: body as object }) });
   const get = (url: string, token = staff) => t.request({ method: 'GET', url: `/api/v4${url}`, token });
   return {
-    t, stripe, mollie, staff, reseller, ticketId, at, post, get,
+    t, stripe, mollie, staff, reseller, ticketId, museumId, at, post, get,
     async order(quantity = 1, min = 600) {
       const res = await post('/orders', { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(min) } }] });
       if (res.statusCode !== 201) throw new Error(res.body);
