@@ -13,3 +13,11 @@ export function transaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<
   if (inTransaction(db)) return fn(db);
   return db.transaction(fn);
 }
+
+/**
+ * Runs `fn` in a savepoint of the transaction `tx`: when it throws, what it wrote is undone and
+ * the outer transaction stays usable (a refused step that must not abort the caller's work).
+ */
+export function savepoint<T>(tx: Tx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx.transaction(fn);
+}

@@ -6,7 +6,7 @@ import type { RecordScope } from '../db/repositories/scope.ts';
 
 export type AccessClass = 'public' | 'user' | 'reseller' | 'entry';
 
-export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog', 'webhooks'] as const;
+export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog', 'webhooks', 'reports'] as const;
 export type RightArea = (typeof RIGHT_AREAS)[number];
 export type Right = `${RightArea}:${'read' | 'write'}`;
 

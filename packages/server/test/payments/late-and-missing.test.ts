@@ -1,6 +1,7 @@
 // When the webhook never comes, the reconcile job (every minute) asks Stripe and settles the
 // order. When the money comes after the order expired and its place was sold meanwhile, the
-// payment is refunded in full at once, the reason is recorded and the refund's event is sent.
+// payment is refunded in full at once, the reason is recorded and the refund's event is sent
+// (late money for places still free: late-revive.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { systemCtx } from '../../src/domain/context.ts';
@@ -72,6 +73,9 @@ describe('no webhook, late money', () => {
     const late = await w.order(1, 720);
     const { sessionId } = await stripeCheckout(w, late);
     w.t.clock.advanceMinutes(31);
+    // Its place is sold meanwhile, so the late money goes back (a free place would be claimed again).
+    const other = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(720) } }], finalize: true });
+    assert.equal(other.statusCode, 201, other.body);
     w.stripe.pay(sessionId);
     w.stripe.dropRefunds = true;
     await stripeWebhook(w, 'checkout.session.completed', sessionId);

@@ -1,11 +1,11 @@
 // Shared setup of the payments tests: an app whose Stripe and Mollie SDKs talk to the local
-// stand-ins (test/providers/), a museum with one time-slot ticket (14.00 EUR), and readers of the
+// stand-ins (scripts/standins/, test/providers/), a museum with one time-slot ticket (14.00 EUR), and readers of the
 // outbox and the audit log.
 import { sql } from 'drizzle-orm';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
 import { startMollieStandin, type MollieStandin } from '../providers/mollie-standin.ts';
-import { startStripeStandin, type StripeStandin } from '../providers/stripe-standin.ts';
+import { startStripeStandin, type StripeStandin } from '../../scripts/standins/stripe-standin.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 
@@ -16,6 +16,7 @@ export interface PaymentsWorld {
   staff: string;
   reseller: string;
   ticketId: number;
+  museumId: number;
   /** A slot start (ISO) `min` minutes after midnight of a day four days ahead. */
   at(min: number): string;
   /** Creates a pending order of `quantity` tickets at `min`; returns its id. */
@@ -57,7 +58,7 @@ export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['te
     t.request({ method: 'POST', url: `/api/v4${url}`, token, ...(body === undefined ? {} : { payload: body as object }) });
   const get = (url: string, token = staff) => t.request({ method: 'GET', url: `/api/v4${url}`, token });
   return {
-    t, stripe, mollie, staff, reseller, ticketId, at, post, get,
+    t, stripe, mollie, staff, reseller, ticketId, museumId, at, post, get,
     async order(quantity = 1, min = 600) {
       const res = await post('/orders', { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(min) } }] });
       if (res.statusCode !== 201) throw new Error(res.body);

@@ -1,7 +1,7 @@
 // Statements on capacity: the advisory locks of pools and accounts, the claim (SQL function
 // capacity_claim, src/db/sql/capacity_claim.sql), releases, confirmations, the expiry sweep and
 // the per-account hold totals. The rules that decide when to call them live in domain/capacity.
-import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../client.ts';
 import { capacityAllocations as ca, museums, tours } from '../schema/index.ts';
 
@@ -116,6 +116,15 @@ export async function tourZones(db: DbOrTx, tourIds: number[]): Promise<Map<numb
 /** Makes the allocations of order items permanent (a finalized order). */
 export async function makeItemsPermanent(tx: Tx, orderItemIds: number[]): Promise<void> {
   await tx.update(ca).set({ expiresAt: null }).where(inArray(ca.orderItemId, orderItemIds));
+}
+
+/**
+ * Deletes the lapsed allocations of order items: temporary rows released or expired at `now`.
+ * They count for nothing (neither in the running totals nor as live rows), so no lock is needed.
+ */
+export async function dropLapsedItemAllocations(tx: Tx, orderItemIds: number[], now: Date): Promise<void> {
+  if (orderItemIds.length === 0) return;
+  await tx.delete(ca).where(and(inArray(ca.orderItemId, orderItemIds), isNotNull(ca.expiresAt), or(isNotNull(ca.releasedAt), lte(ca.expiresAt, now))));
 }
 
 export interface Owners {

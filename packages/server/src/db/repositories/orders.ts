@@ -129,6 +129,18 @@ export function activeItemStarts(db: DbOrTx, orderId: number) {
     .orderBy(asc(orderItems.id));
 }
 
+/** What an order's active items claim: product, start, quantity (reviving an expired order). */
+export function activeItemClaims(db: DbOrTx, orderId: number) {
+  return db
+    .select({
+      id: orderItems.id, quantity: orderItems.quantity, ticketId: orderItems.ticketId, eventDateId: orderItems.eventDateId,
+      tourId: orderItems.tourId, languageId: orderItems.languageId, startAt: orderItems.startAt,
+    })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.status, 'active')))
+    .orderBy(asc(orderItems.id));
+}
+
 /** What order_place takes besides the rows: see src/db/sql/order_place.sql. */
 export interface OrderPlacement {
   order: typeof orders.$inferInsert;

@@ -4,6 +4,7 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
 import { payments, refunds } from '../schema/index.ts';
+import type { ReportRange } from './reports.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
@@ -113,4 +114,77 @@ export async function pendingRefunds(db: DbOrTx, before: Date, limit: number): P
     .where(and(eq(refunds.state, 'pending'), lt(refunds.createdAt, before)))
     .orderBy(asc(refunds.createdAt))
     .limit(limit);
+}
+
+// The reconciliation report (GET /reports/payments): money received and money returned, counted
+// on the museum-local day it happened, in the zone of the order's first museum (a payment pays
+// a whole order, so it belongs to one day, never split). A payment counts when it was confirmed
+// (whatever happened to it since); a refund when it is done, on the day of its last change (the
+// one that made it done: done is final). `lo`/`hi` narrow the scan; the local-date test is exact.
+const MONEY_MOVES = (r: ReportRange) => sql`
+  select 'payment' as kind, p.provider, p.id as payment_id, null::int as refund_id, p.order_id, p.provider_ref,
+         p.amount_cents, p.currency, p.state, p.created_at, p.confirmed_at as at,
+         (p.confirmed_at at time zone m.time_zone)::date as day
+    from payments p join orders o on o.id = p.order_id join museums m on m.id = o.museum_ids[1]
+   where p.confirmed_at >= ${r.lo}::timestamptz and p.confirmed_at < ${r.hi}::timestamptz and m.id = any(${sql.param(r.museumIds)}::int[])
+  union all
+  select 'refund', p.provider, p.id, f.id, p.order_id, f.provider_ref,
+         f.amount_cents, p.currency, f.state, f.created_at, f.updated_at,
+         (f.updated_at at time zone m.time_zone)::date
+    from refunds f join payments p on p.id = f.payment_id join orders o on o.id = p.order_id join museums m on m.id = o.museum_ids[1]
+   where f.state = 'done' and f.updated_at >= ${r.lo}::timestamptz and f.updated_at < ${r.hi}::timestamptz
+     and m.id = any(${sql.param(r.museumIds)}::int[])`;
+
+export interface PaymentsDayRow {
+  provider: string;
+  day: string;
+  confirmed_count: number;
+  confirmed_cents: number;
+  refunded_count: number;
+  refunded_cents: number;
+}
+
+/** Per provider and museum-local day: payments confirmed and refunds done, summed in SQL. */
+export async function paymentsPerDay(db: DbOrTx, r: ReportRange): Promise<PaymentsDayRow[]> {
+  const res = await db.execute<Record<keyof PaymentsDayRow, string>>(sql`
+    select x.provider, to_char(x.day, 'YYYY-MM-DD') as day,
+           count(*) filter (where x.kind = 'payment') as confirmed_count,
+           coalesce(sum(x.amount_cents) filter (where x.kind = 'payment'), 0) as confirmed_cents,
+           count(*) filter (where x.kind = 'refund') as refunded_count,
+           coalesce(sum(x.amount_cents) filter (where x.kind = 'refund'), 0) as refunded_cents
+      from (${MONEY_MOVES(r)}) x
+     where x.day between ${r.from}::date and ${r.to}::date
+     group by x.provider, x.day
+     order by x.day, x.provider`);
+  return res.rows.map((x) => ({
+    provider: x.provider, day: x.day,
+    confirmed_count: Number(x.confirmed_count), confirmed_cents: Number(x.confirmed_cents),
+    refunded_count: Number(x.refunded_count), refunded_cents: Number(x.refunded_cents),
+  }));
+}
+
+export interface MoneyMoveRow {
+  kind: 'payment' | 'refund';
+  provider: string;
+  day: string;
+  payment_id: number;
+  refund_id: number | null;
+  order_id: number;
+  provider_ref: string | null;
+  amount_cents: number;
+  currency: string;
+  state: string;
+  created_at: Date;
+  at: Date;
+}
+
+/** Every payment confirmed and refund done in the range, one row each, in time order (the CSV). */
+export async function moneyMoves(db: DbOrTx, r: ReportRange): Promise<MoneyMoveRow[]> {
+  const res = await db.execute<Omit<MoneyMoveRow, 'day'> & { day: string }>(sql`
+    select x.kind, x.provider, to_char(x.day, 'YYYY-MM-DD') as day, x.payment_id, x.refund_id, x.order_id, x.provider_ref,
+           x.amount_cents, x.currency, x.state, x.created_at, x.at
+      from (${MONEY_MOVES(r)}) x
+     where x.day between ${r.from}::date and ${r.to}::date
+     order by x.at, x.kind, x.payment_id, x.refund_id`);
+  return res.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), at: new Date(x.at) }));
 }

@@ -36,6 +36,7 @@ export const payments = pgTable(
     uniqueIndex('payments_provider_ref').on(t.provider, t.providerRef),
     index('payments_order').on(t.orderId),
     index('payments_open').on(t.createdAt).where(sql`${t.state} in ('created', 'pending')`),
+    index('payments_confirmed').on(t.confirmedAt).where(sql`${t.confirmedAt} is not null`), // reports (0037)
     check('payments_amount_positive', sql`${t.amountCents} > 0`),
     check('payments_refunded_within', sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`),
   ],
@@ -57,5 +58,9 @@ export const refunds = pgTable(
     /** Calls to the provider so far; part of the idempotency key (refunds.ts). */
     attempts: integer().notNull().default(1),
   },
-  (t) => [index('refunds_payment').on(t.paymentId), check('refunds_amount_positive', sql`${t.amountCents} > 0`)],
+  (t) => [
+    index('refunds_payment').on(t.paymentId),
+    index('refunds_done').on(t.updatedAt).where(sql`${t.state} = 'done'`), // reports (0037)
+    check('refunds_amount_positive', sql`${t.amountCents} > 0`),
+  ],
 );

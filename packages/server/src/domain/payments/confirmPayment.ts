@@ -2,9 +2,9 @@
 // webhook, the visitor's return to the shop and the reconcile job all call it, in any order and
 // any number of times. It never trusts what it is told: it asks the provider about the attempt,
 // then, in one transaction with the order's payment rows locked, moves the payment on by a
-// conditional update (so it is confirmed once) and settles the order (settle.ts). Money that
-// can no longer buy its places (the order expired, was cancelled or its slot is gone) is refunded
-// in full at once, with the reason on the payment and in the refund's events; the refund is
+// conditional update (so it is confirmed once) and settles the order (settle.ts; an expired
+// order's places are claimed again when still sellable). Money that can no longer buy its places
+// (the order was cancelled, its slot is sold out or closed) is refunded in full at once, with the reason on the payment and in the refund's events; the refund is
 // reserved in the confirming transaction, so it cannot be lost between the two steps.
 import type { Tx } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';

@@ -12,6 +12,7 @@ import { webhookRoutes } from './webhooks/index.ts';
 import { entryRoutes } from './entry/index.ts';
 import { scheduleRoutes } from './schedules/index.ts';
 import { paymentRoutes } from './payments/index.ts';
+import { reportRoutes } from './reports/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -26,4 +27,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(entryRoutes);
   await app.register(scheduleRoutes);
   await app.register(paymentRoutes);
+  await app.register(reportRoutes);
 };

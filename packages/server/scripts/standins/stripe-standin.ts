@@ -1,8 +1,9 @@
 // A local stand-in for the part of Stripe's API that Atrium calls (Checkout Session create and
 // retrieve, refund create), on 127.0.0.1, for the real `stripe` SDK pointed at it with
-// STRIPE_API_BASE. It keeps state like Stripe: a session is paid, declined or expired by the
-// test (what the visitor does on Stripe's page), refunds never exceed what was captured, and an
-// Idempotency-Key returns the first answer again. Webhook events are signed as Stripe signs them:
+// STRIPE_API_BASE; used by the payments tests and bench/payments.ts. It keeps state like Stripe:
+// a session is paid, declined or expired by the caller (what the visitor does on Stripe's page),
+// refunds never exceed what was captured, and an Idempotency-Key returns the first answer again.
+// Webhook events are signed as Stripe signs them:
 // Stripe-Signature `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
