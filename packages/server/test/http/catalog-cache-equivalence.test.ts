@@ -95,6 +95,8 @@ function urls(): string[] {
     '/tickets?by_ticket_type=time_slot',
     '/tickets?by_bookable=true&per_page=7',
     '/tickets?by_bookable=false',
+    '/tickets?by_free_timing=true',
+    '/tickets?by_free_timing=false&by_ticket_type=time_slot',
     '/tickets?valid_at=2026-04-02',
     `/tickets/${ticket}`,
     `/tickets/${ticket}?locale[]=en&locale[]=de`,

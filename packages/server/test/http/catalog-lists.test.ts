@@ -131,6 +131,22 @@ describe('filters', () => {
     assert.equal((await get(`/tickets?by_museum_ids[]=${museumId + 1}`)).json().meta.total_count, 0);
     assert.equal((await get('/tickets?by_bookable=false')).json().meta.total_count, 0);
   });
+
+  test('by_free_timing=true lists only tickets without time slots, false only time-slot tickets', async () => {
+    const free = await f.ticket(db, { museumId, ticketType: 'normal', entryDuration: null, title: { de: 'Freie Zeit' } });
+    const list = async (q: string) => (await get(`/tickets?per_page=100&${q}`, user)).json().tickets as { id: number; ticket_type: string }[];
+    const all = await list('');
+    const untimed = await list('by_free_timing=true');
+    assert.ok(untimed.some((x) => x.id === free.id));
+    assert.ok(untimed.length > 0 && untimed.every((x) => x.ticket_type === 'normal'));
+    const timed = await list('by_free_timing=false');
+    assert.ok(timed.length > 0 && timed.every((x) => x.ticket_type === 'time_slot'));
+    assert.equal(untimed.length + timed.length, all.length);
+    // What the deployed go~mus clients send: timed tickets, filtered by type too.
+    assert.deepEqual(await list('by_free_timing=false&by_ticket_type=time_slot'), timed);
+    assert.deepEqual(await list('by_free_timing=true&by_ticket_type=time_slot'), []);
+    assert.equal((await get('/tickets?by_free_timing=maybe')).statusCode, 422);
+  });
 });
 
 describe('caching', () => {

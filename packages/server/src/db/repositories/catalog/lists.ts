@@ -26,15 +26,17 @@ export interface TicketFilter {
   ticketIds?: readonly number[] | undefined;
   exhibitionIds?: readonly number[] | undefined;
   ticketType?: string | undefined;
+  /** true: only tickets without time slots (day tickets); false: only time-slot tickets. */
+  freeTiming?: boolean | undefined;
   /** true: the visibility rule again; false: its negation. */
   bookable?: boolean | undefined;
   q?: string | undefined;
 }
 
 export function ticketsPageQuery(db: DbOrTx, f: TicketFilter, w: PageWindow): PageQuery<TicketRow> {
-  // `bookable`'s text depends on its value (the rule or its negation).
+  // The texts of `bookable` and `freeTiming` depend on their values (a rule or its negation).
   const filters = given(f.museumIds, f.ticketIds, f.exhibitionIds, f.ticketType || undefined);
-  const key = `tickets|${visibleShape(f.viewer)}|${filters}|${f.bookable}|${titleShape(f.q)}`;
+  const key = `tickets|${visibleShape(f.viewer)}|${filters}|${f.bookable}|${f.freeTiming}|${titleShape(f.q)}`;
   const { where, shape } = shaped(db, key, () => ticketsWhere(f));
   return {
     spec: {
@@ -63,6 +65,8 @@ function ticketsWhere(f: TicketFilter): SQL | undefined {
     f.ticketIds?.length ? inIds(tickets.id, f.ticketIds) : undefined,
     f.exhibitionIds?.length ? sql`${tickets.exhibitionIds} && ${bound(f.exhibitionIds)}::int[]` : undefined,
     f.ticketType ? eq(tickets.ticketType, bound(f.ticketType)) : undefined,
+    // A ticket without time slots is a day ticket; the schema ties the slot length to the type.
+    f.freeTiming === undefined ? undefined : f.freeTiming ? sql`${tickets.ticketType} <> 'time_slot'` : sql`${tickets.ticketType} = 'time_slot'`,
     // Every listed ticket is visible and valid that day, which is what bookable means for the
     // caller (domain/catalog/views.ts); so `bookable=false` lists nothing. Kept as SQL so a
     // later, narrower notion of bookable only has to change here and in the views.
