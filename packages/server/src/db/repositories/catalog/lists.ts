@@ -8,12 +8,12 @@ import type { DbOrTx } from '../../client.ts';
 import { events, exhibitions, museums, tickets, tours } from '../../schema/index.ts';
 import { categoryFilter, categoryNameSql, eventLanguageFilter, titleMatches, titleShape, tourLanguageFilter, type CategoryFilter } from './filters.ts';
 import type { PageQuery, PageWindow } from './pages.ts';
-import { eventLanguagesSql, quotaIdsByPage, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
+import { eventLanguagesSql, museumLocationSql, quotaIdsByPage, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
 import { bound, given, inIds, shaped } from './shapes.ts';
 import { inScopeSql, visibleShape, visibleSql, type Viewer } from './visibility.ts';
 
 export type TicketRow = typeof tickets.$inferSelect & { quotaIds: number[] };
-export type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
+export type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null; museumLocation: Record<string, unknown> | null };
 export type TourRow = typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
 export type MuseumRow = typeof museums.$inferSelect;
 export type ExhibitionRow = typeof exhibitions.$inferSelect;
@@ -105,15 +105,17 @@ export function eventsPageQuery(db: DbOrTx, f: ProductFilter, w: PageWindow): Pa
     spec: {
       table: events,
       where,
-      extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
-      narrow: sql`${events.categoryId} as "categoryId"`,
+      // The museum's address is data outside the row: as an extra it is part of the row's
+      // fragment key, so a changed address is never answered from an old fragment.
+      extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName", ${museumLocationSql(sql`${events}."museumId"`)} as "museumLocation"`,
+      narrow: sql`${events.categoryId} as "categoryId", ${events.museumId} as "museumId"`,
       countApart: !f.q,
       order: sql`${events.id}`,
       limit: w.limit,
       offset: w.offset,
       shape,
     },
-    extraKeys: ['languages', 'categoryName'],
+    extraKeys: ['languages', 'categoryName', 'museumLocation'],
   };
 }
 
