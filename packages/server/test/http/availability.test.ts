@@ -88,14 +88,18 @@ test('overrides and closures: capacity per date, closed day has no slots', async
   assert.deepEqual(cal.body.data, { '2026-03-31': true, '2026-04-01': true, '2026-04-02': false, '2026-04-03': true });
 });
 
-test('calendar: past days false, default range to the end of the month, at most 31 days', async () => {
+test('calendar: past days false, default range to the end of the month, at most 366 days', async () => {
   const cal = await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}`);
   assert.equal(cal.status, 200);
   assert.deepEqual(Object.keys(cal.body.data), ['2026-03-27', '2026-03-28', '2026-03-29', '2026-03-30', '2026-03-31']);
   const past = await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-03-25&end_at=2026-03-27`);
   assert.deepEqual(past.body.data, { '2026-03-25': false, '2026-03-26': false, '2026-03-27': true });
-  assert.equal((await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-04-01&end_at=2026-05-01`)).status, 200); // 31 days
-  assert.equal((await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-04-01&end_at=2026-05-02`)).status, 422);
+  const year = await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-04-01&end_at=2027-04-01`);
+  assert.equal(year.status, 200);
+  assert.equal(Object.keys(year.body.data).length, 366);
+  const over = await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-04-01&end_at=2027-04-02`);
+  assert.equal(over.status, 422);
+  assert.match(over.body.error, /366 days/);
   assert.equal((await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-04-01&end_at=2026-03-01`)).status, 422);
 });
 

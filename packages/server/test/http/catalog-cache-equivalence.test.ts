@@ -10,7 +10,7 @@
 // - `plain`: no cache at all (ATRIUM_CATALOG_CACHE=0), the reference.
 // Controls: the cached app really answers the second request from the cache (x-atrium-cache:
 // hit), the rows app really reuses fragments, and edits of a ticket's text, its quota links, its
-// sales channels, an event's category name and the languages of events and tours reach every app
+// sales channels, an event's category name, its museum's address and the languages of events and tours reach every app
 // alike. Fragments are not cleared by those edits (they are keyed by row version and related
 // data), so a fragment that went stale would make the second comparison fail.
 import assert from 'node:assert/strict';
@@ -95,6 +95,8 @@ function urls(): string[] {
     '/tickets?by_ticket_type=time_slot',
     '/tickets?by_bookable=true&per_page=7',
     '/tickets?by_bookable=false',
+    '/tickets?by_free_timing=true',
+    '/tickets?by_free_timing=false&by_ticket_type=time_slot',
     '/tickets?valid_at=2026-04-02',
     `/tickets/${ticket}`,
     `/tickets/${ticket}?locale[]=en&locale[]=de`,
@@ -184,6 +186,8 @@ test('edits of related data and visibility: kept row fragments never answer stal
   await db.execute(sql`update languages set name = 'Englisch' where code = 'en'`);
   await db.execute(sql`update categories set name = 'Konzerte' where name = 'Musik'`);
   await db.execute(sql`delete from tour_languages where tour_id = ${tour} and language_id = (select id from languages where code = 'de')`);
+  // The museum's address, shown as its events' `location` (go~mus), not stored on the event rows.
+  await db.execute(sql`update museums set location = ${JSON.stringify({ city: 'Kassel', street: 'Museumsweg' })}::jsonb where id = ${ids.museum}`);
   // Visibility: a shop ticket becomes reseller-only, a reseller-only one a shop ticket.
   for (const [id, channels] of [[ticket + 4, ['reseller']], [ticket + 1, ['shop', 'reseller']]] as const) {
     const res = await cached.inject({
@@ -202,6 +206,7 @@ test('edits of related data and visibility: kept row fragments never answer stal
   for (const list of ['/tickets', '/events', '/tours']) assert.ok(changed(list) > 0, `the edits changed some ${list} answers`);
   assert.match(afterEdits.get(`anonymous /events?locale=en`)!, /Konzerte/);
   assert.match(afterEdits.get(`anonymous /events?locale=en`)!, /Englisch/);
+  assert.match(afterEdits.get(`anonymous /events?locale=en`)!, /"location":\{"city":"Kassel","street":"Museumsweg"\}/);
   // ...and fragments of rows the edits did not touch were still reused afterwards.
   assert.ok(rowCaches.rows.hits > reused + 500, 'untouched rows kept their fragments');
 });

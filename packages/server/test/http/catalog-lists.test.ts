@@ -131,6 +131,22 @@ describe('filters', () => {
     assert.equal((await get(`/tickets?by_museum_ids[]=${museumId + 1}`)).json().meta.total_count, 0);
     assert.equal((await get('/tickets?by_bookable=false')).json().meta.total_count, 0);
   });
+
+  test('by_free_timing=true lists only tickets without time slots, false only time-slot tickets', async () => {
+    const free = await f.ticket(db, { museumId, ticketType: 'normal', entryDuration: null, title: { de: 'Freie Zeit' } });
+    const list = async (q: string) => (await get(`/tickets?per_page=100&${q}`, user)).json().tickets as { id: number; ticket_type: string }[];
+    const all = await list('');
+    const untimed = await list('by_free_timing=true');
+    assert.ok(untimed.some((x) => x.id === free.id));
+    assert.ok(untimed.length > 0 && untimed.every((x) => x.ticket_type === 'normal'));
+    const timed = await list('by_free_timing=false');
+    assert.ok(timed.length > 0 && timed.every((x) => x.ticket_type === 'time_slot'));
+    assert.equal(untimed.length + timed.length, all.length);
+    // What the deployed go~mus clients send: timed tickets, filtered by type too.
+    assert.deepEqual(await list('by_free_timing=false&by_ticket_type=time_slot'), timed);
+    assert.deepEqual(await list('by_free_timing=true&by_ticket_type=time_slot'), []);
+    assert.equal((await get('/tickets?by_free_timing=maybe')).statusCode, 422);
+  });
 });
 
 describe('caching', () => {
@@ -164,7 +180,7 @@ describe('opening hours', () => {
 });
 
 describe('event dates', () => {
-  test('date ranges: date, start_at..end_at (≤ 31 days), default today to end of month', async () => {
+  test('date ranges: date, start_at..end_at (≤ 366 days), default today to end of month', async () => {
     const e = await f.event(db, { museumId });
     const at = (d: string) => new Date(`${d}T10:00:00+01:00`);
     const d1 = await f.eventDate(db, { eventId: e.id, startAt: at('2026-03-24') });
@@ -173,8 +189,14 @@ describe('event dates', () => {
     assert.deepEqual(await list(''), [d1.id]);
     assert.deepEqual(await list('date=2026-04-02'), [d2.id]);
     assert.deepEqual(await list('start_at=2026-03-20&end_at=2026-04-10'), [d1.id, d2.id]);
-    assert.deepEqual(await list('start_at=2026-03-03&end_at=2026-04-02'), [d1.id, d2.id], '31 days is allowed');
-    assert.equal((await get(`/events/${e.id}/dates?start_at=2026-03-03&end_at=2026-04-03`)).statusCode, 422, '32 days is not');
+    assert.deepEqual(await list('start_at=2026-03-03&end_at=2027-03-03'), [d1.id, d2.id], '366 days is allowed');
+    const over = await get(`/events/${e.id}/dates?start_at=2026-03-03&end_at=2027-03-04`);
+    assert.equal(over.statusCode, 422, '367 days is not');
+    assert.match(over.json().error, /at most 366 days/);
+    const dates = await get(`/dates?by_event_ids[]=${e.id}&start_at=2026-03-03&end_at=2027-03-04`);
+    assert.equal(dates.statusCode, 422, 'nor on /dates');
+    assert.match(dates.json().error, /at most 366 days/);
+    assert.equal((await get(`/dates?by_event_ids[]=${e.id}&start_at=2026-03-03&end_at=2027-03-03`)).statusCode, 200);
     assert.equal((await get(`/events/${e.id}/dates?start_at=2026-04-01&end_at=2026-03-01`)).statusCode, 422);
     assert.deepEqual((await get(`/dates?by_event_ids[]=${e.id}&start_at=2026-04-01&end_at=2026-04-30`)).json().dates.map((x: { id: number }) => x.id), [d2.id]);
     const one = (await get(`/events/${e.id}/dates/${d2.id}`)).json().date;

@@ -61,9 +61,24 @@ describe('GET /calendar', () => {
     assert.deepEqual(res, { data: { [day2]: false } });
   });
 
+  test('a year at once: 46 days (a deployed go~mus client) and 366 days, every date of the range listed', async () => {
+    const m = (await f.museum(db)).id;
+    const e = (await f.event(db, { museumId: m })).id;
+    // More dates than an anonymous page holds (25), spread over the whole year.
+    for (let i = 0; i < 30; i++) await f.eventDate(db, { eventId: e, startAt: at(f.localDate(3 + i * 12), 600), seatsMax: 5 });
+    const weeks = await get(`/calendar?start_at=${day1}&end_at=${f.localDate(3 + 45)}&by_event_ids[]=${e}`);
+    assert.equal(weeks.statusCode, 200, weeks.body);
+    assert.equal(Object.keys(weeks.json().data).length, 46);
+    const year = await get(`/calendar?start_at=${day1}&end_at=${f.localDate(3 + 365)}&depth=all&by_event_ids[]=${e}`);
+    assert.equal(year.statusCode, 200, year.body);
+    const data = year.json().data as Record<string, Array<{ date: { event_id: number } }>>;
+    assert.equal(Object.keys(data).length, 366);
+    assert.equal(Object.values(data).flat().length, 30);
+  });
+
   test('bad input is a clear 422 and nothing else', async () => {
     for (const [q, msg] of [
-      [`start_at=${day1}&end_at=${f.localDate(40)}`, /31 days/],
+      [`start_at=${day1}&end_at=${f.localDate(3 + 366)}`, /366 days/],
       [`start_at=${day2}&end_at=${day1}`, /end_at/],
       ['start_at=2026-02-30', /start_at/],
       ['depth=some', /depth/],

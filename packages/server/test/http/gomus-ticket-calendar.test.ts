@@ -44,13 +44,30 @@ test('depth=all agrees with /tickets/capacities for the same day', async () => {
   assert.deepEqual(cal.body.data['2026-03-30'][0].quota.capacities, fromCaps);
 });
 
-test('depth=any (and no depth) still answers booleans; a bad depth or a range over 31 days is a 422', async () => {
+test('depth=all over a year: every day as /tickets/capacities answers it, holds late in the range included', async () => {
+  const held = await t.request({ method: 'POST', url: '/api/v4/reservations', token: reseller, payload: { ticket_id: slotT.id, quantity: 5, start_at: '2026-12-01T10:00:00+01:00' } });
+  assert.equal(held.statusCode, 201, held.body);
+  const ids = `ticket_ids[]=${slotT.id}&ticket_ids[]=${dayT.id}`;
+  const cal = await get(`/tickets/calendar?by_${ids.replace('&', '&by_')}&start_at=2026-03-28&end_at=2027-03-28&depth=all`);
+  assert.equal(cal.status, 200, JSON.stringify(cal.body));
+  assert.equal(Object.keys(cal.body.data).length, 366);
+  for (const day of ['2026-03-30', '2026-07-15', '2026-12-01', '2027-03-28']) {
+    const caps = await get(`/tickets/capacities?${ids}&date=${day}`);
+    const fromCaps = Object.entries(caps.body.data as Record<string, { tickets: number[]; capacities: Record<string, number> }>).map(([id, g]) => ({
+      quota: { id: Number(id), tickets: g.tickets, capacities: Object.entries(g.capacities).map(([iso, n]) => ({ [rubyTime(new Date(iso), 'Europe/Berlin')]: n })) },
+    }));
+    assert.deepEqual(cal.body.data[day], fromCaps, day);
+  }
+  assert.deepEqual(cal.body.data['2026-12-01'][0].quota.capacities, [{ '2026-12-01 10:00:00 +0100': 15 }, { '2026-12-01 10:30:00 +0100': 20 }]);
+});
+
+test('depth=any (and no depth) still answers booleans; a bad depth or a range over 366 days is a 422', async () => {
   const plain = await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-03-28&end_at=2026-03-29`);
   const any = await get(`/tickets/calendar?by_ticket_ids[]=${slotT.id}&start_at=2026-03-28&end_at=2026-03-29&depth=any`);
   assert.deepEqual(plain.body, { data: { '2026-03-28': true, '2026-03-29': true } });
   assert.deepEqual(any.body, plain.body);
   assert.equal((await get('/tickets/calendar?depth=deep')).status, 422);
-  assert.equal((await get('/tickets/calendar?depth=all&start_at=2026-03-28&end_at=2026-05-28')).status, 422);
+  assert.equal((await get('/tickets/calendar?depth=all&start_at=2026-03-28&end_at=2027-03-29')).status, 422);
 });
 
 test('rubyTime: offsets without a colon, UTC as +0000', () => {

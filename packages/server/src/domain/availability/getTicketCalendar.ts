@@ -1,17 +1,19 @@
 // Per day whether anything of the given tickets can still be booked (go~mus GET
-// /tickets/calendar, depth=any). At most 31 days; one used-capacity query for the whole range.
+// /tickets/calendar, depth=any). At most a year; one used-capacity query for the whole range.
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { addDays, daysBetween, isValidDate, localDateOf } from '../time.ts';
+import { MAX_RANGE_DAYS } from '../catalog/datesPage.ts';
 import { freeHolds, ticketDayHasRoom, usage, visibleTickets } from './internal.ts';
 
-export const MAX_CALENDAR_DAYS = 31;
+/** The same limit as the event calendar and the date lists (catalog/datesPage.ts). */
+export const MAX_CALENDAR_DAYS = MAX_RANGE_DAYS;
 
-// The same few ranges are asked over and over (this month, the next 31 days): each is spelled
+// The same few ranges are asked over and over (this month, the next weeks): each is spelled
 // out once. Only valid ranges are kept; the arrays are shared, so callers never mutate them.
 const ranges = new Map<string, string[]>();
 
-/** start_at/end_at as dates: defaults today → end of that month; at most 31 days. */
+/** start_at/end_at as dates: defaults today → end of that month; at most MAX_CALENDAR_DAYS days. */
 export function calendarRange(today: string, startAtIn?: string, endAtIn?: string): string[] {
   const key = `${today}|${startAtIn ?? ''}|${endAtIn ?? ''}`;
   let dates = ranges.get(key);

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.ts';
 import { capacityAt } from '../capacity/quotas.ts';
 import { quotaSlotKey } from '../capacity/slots.ts';
 import { localDateOf } from '../time.ts';
-import { dateParam, freeHolds, quotaLeft, ticketDay, usage, visibleTickets } from './internal.ts';
+import { dateParam, freeHolds, quotaLeft, ticketDay, usage, visibleTickets, type DayUsage, type TicketRow } from './internal.ts';
 
 export interface QuotaCapacities {
   quotaId: number;
@@ -25,6 +25,14 @@ export async function getTicketCapacities(
   const date = dateParam(ctx, input.date, tix[0]?.zone ?? ctx.config.zone);
   if (tix.length === 0) return [];
   const u = await usage(ctx, now, tix, [date], await freeHolds(ctx, input.reservations));
+  return quotaCapacitiesOn(tix, date, now, u);
+}
+
+/**
+ * The groups of one date from usage already read (`u` must cover `date`): the ticket calendar
+ * reads usage once for its whole range and takes each day from it, never a round trip per day.
+ */
+export function quotaCapacitiesOn(tix: TicketRow[], date: string, now: Date, u: DayUsage): QuotaCapacities[] {
   const groups = new Map<number, QuotaCapacities>();
   for (const t of tix) {
     const slots = ticketDay(t, date, now, u);

@@ -1,5 +1,5 @@
 // Per day whether a tour can still be booked for `participants` (go~mus GET
-// /tours/:id/start_times with a date range): at most 31 days, one query of tour runs.
+// /tours/:id/start_times with a date range): at most a year, one query of tour runs.
 import type { Ctx } from '../context.ts';
 import { scheduleOf } from '../schedules/schedule.ts';
 import { localDateOf } from '../time.ts';

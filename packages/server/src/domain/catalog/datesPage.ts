@@ -25,8 +25,14 @@ function endOfMonth(date: string): string {
   return addDays(next, -1);
 }
 
+/**
+ * The longest range of days a calendar or a date list answers: a year, leap day included. go~mus
+ * clients ask for several weeks at once; a longer range is a 422 that names this limit.
+ */
+export const MAX_RANGE_DAYS = 366;
+
 /** Local days [start_at, end_at] (default today to the end of the month) as an instant range. */
-export function dateRange(ctx: Ctx, zone: string, input: RangeInput, maxDays?: number): { from: Date; to: Date } {
+export function dateRange(ctx: Ctx, zone: string, input: RangeInput, maxDays = MAX_RANGE_DAYS): { from: Date; to: Date } {
   for (const k of ['date', 'start_at', 'end_at'] as const) {
     const v = input[k];
     if (v !== undefined && !isValidDate(v)) throw invalid(`${k} must be a valid date (YYYY-MM-DD)`);
@@ -35,7 +41,7 @@ export function dateRange(ctx: Ctx, zone: string, input: RangeInput, maxDays?: n
   const start = input.date ?? input.start_at ?? today;
   const end = input.date ?? input.end_at ?? endOfMonth(start);
   if (end < start) throw invalid('end_at must not be before start_at');
-  if (maxDays !== undefined && daysBetween(start, end) + 1 > maxDays) {
+  if (daysBetween(start, end) + 1 > maxDays) {
     throw invalid(`the date range may span at most ${maxDays} days`);
   }
   return { from: startOfLocalDay(start, zone), to: startOfLocalDay(addDays(end, 1), zone) };

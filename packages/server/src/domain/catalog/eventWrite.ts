@@ -37,6 +37,8 @@ const DEFAULTS: EventInput = {
 export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
+  // The museum's address, read with the museum the write checks: the answer's `location`.
+  let location: Record<string, unknown> | null = null;
   const row = await transaction(ctx.db, async (tx) => {
     let e: EventInput = DEFAULTS;
     if (id !== undefined) {
@@ -49,7 +51,7 @@ export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): 
       };
     }
     e = { ...e, ...defined(changes) };
-    await writableMuseum(ctx, tx, e.museum_id);
+    location = (await writableMuseum(ctx, tx, e.museum_id)).location ?? null;
     const problems = eventRules(ctx.config, e as Record<string, unknown>);
     failIfAny('event', problems);
     const category = await resolveCategory(tx, 'event', e.category);
@@ -67,5 +69,5 @@ export async function saveEvent(ctx: Ctx, input: EventInput & { id?: number }): 
     return id === undefined ? insertEvent(tx, v) : updateEvent(tx, id, { ...v, updatedAt: ctx.clock.now() });
   });
   const [langs, category] = await Promise.all([languagesByEvent(ctx.db, [row.id]), categoryOf(ctx.db, row.categoryId)]);
-  return eventView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category });
+  return eventView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category, location });
 }

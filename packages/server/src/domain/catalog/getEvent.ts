@@ -12,5 +12,5 @@ export async function getEvent(ctx: Ctx, input: { id: number; locale?: string | 
   // one (lookups.ts), by the one visibility rule (visibility.ts).
   const r = await eventWithRelated(ctx.db, input.id);
   if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('event');
-  return eventView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r) });
+  return eventView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r), location: r.museumLocation });
 }

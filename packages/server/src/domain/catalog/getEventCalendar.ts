@@ -1,14 +1,20 @@
-// GET /calendar (go~mus §4.4): per day of a range (at most 31 days, default today to the end of
+// GET /calendar (go~mus §4.4): per day of a range (at most a year, default today to the end of
 // the month) whether an event date the caller sees can still be booked, or with depth=all the
 // dates of each day with their seats. Built on listDates, so visibility, seats and closures are
 // the same rules as GET /dates.
 import type { Ctx } from '../context.ts';
 import { addDays, localDateOf, startOfLocalDay } from '../time.ts';
-import { dateRange } from './datesPage.ts';
-import { listDates, type ListDatesInput } from './listDates.ts';
+import { dateRange, datesPage } from './datesPage.ts';
+import { resolveLocale } from './internal.ts';
+import { datesFilterOf, type ListDatesInput } from './listDates.ts';
 import type { View } from './views.ts';
 
-const MAX_DAYS = 31;
+/**
+ * Dates read per statement. The calendar needs every date of the range, not a caller's page, so
+ * it reads in large windows: a year of a busy museum's dates is a handful of statements, never
+ * one per day nor one per caller-sized page.
+ */
+const WINDOW = 2_000;
 
 export interface EventCalendarInput extends Omit<ListDatesInput, 'page' | 'per_page' | 'date'> {
   depth?: 'any' | 'all' | undefined;
@@ -29,13 +35,14 @@ export interface CalendarDate {
 
 export async function getEventCalendar(ctx: Ctx, input: EventCalendarInput): Promise<Array<[string, boolean | Array<{ date: CalendarDate }>]>> {
   const zone = ctx.config.zone;
-  const range = dateRange(ctx, zone, input, MAX_DAYS);
+  const L = resolveLocale(ctx, input.locale);
+  const range = dateRange(ctx, zone, input);
   const days = new Map<string, Array<{ date: CalendarDate }>>();
   for (let d = localDateOf(range.from, zone); startOfLocalDay(d, zone) < range.to; d = addDays(d, 1)) days.set(d, []);
-  const { depth: _depth, ...filters } = input;
-  // At most 31 days of dates, a page at a time (the page size is the caller's cap).
+  const filter = datesFilterOf(ctx, input);
+  // The same dates, seats and closures as GET /dates (datesPage), in windows of WINDOW dates.
   for (let page = 1; ; page++) {
-    const got = await listDates(ctx, { ...filters, start_at: localDateOf(range.from, zone), end_at: addDays(localDateOf(range.to, zone), -1), page, per_page: 100 });
+    const got = await datesPage(ctx, filter, range, { page, perPage: WINDOW, offset: (page - 1) * WINDOW }, L);
     for (const v of got.items as Array<View & CalendarDate>) {
       days.get(v.start_time.slice(0, 10))?.push({
         date: { id: v.id, event_id: v.event_id, title: v.title, sub_title: v.sub_title, start_time: v.start_time, bookable: v.bookable, seats: { max: v.seats.max, booked: v.seats.booked, available: v.seats.available } },

@@ -29,7 +29,7 @@ function eventsPlan(ctx: Ctx, input: ListEventsInput): PagePlan<EventRow> {
   // One statement: the page, the total, each event's languages and category name.
   return {
     query: eventsPageQuery(ctx.db, productFilter(ctx, input), windowOf(pg)),
-    view: (e) => eventView(ctx.principal, e, L, { languages: e.languages, category: categoryRef(e) }),
+    view: (e) => eventView(ctx.principal, e, L, { languages: e.languages, category: categoryRef(e), location: e.museumLocation }),
     context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
     paging: pg,
   };

@@ -13,6 +13,8 @@ export interface ListTicketsInput extends ListInput {
   /** `annual` matches nothing: no ticket here is an annual ticket (docs/gomus-compatibility.md). */
   by_ticket_type?: 'time_slot' | 'normal' | 'annual' | undefined;
   by_bookable?: boolean | undefined;
+  /** go~mus: true lists only tickets without time slots, false only time-slot tickets. */
+  by_free_timing?: boolean | undefined;
   valid_at?: string | undefined;
 }
 
@@ -47,6 +49,7 @@ function ticketsPlan(ctx: Ctx, input: ListTicketsInput): PagePlan<TicketRow> {
     exhibitionIds: input.by_exhibition_ids,
     ticketType: input.by_ticket_type,
     bookable: input.by_bookable,
+    freeTiming: input.by_free_timing,
     q: input.q,
   };
   return {

@@ -52,6 +52,25 @@ export function validOn(t: { validFrom: string | null; validUntil: string | null
   return (t.validFrom === null || t.validFrom <= date) && (t.validUntil === null || t.validUntil >= date);
 }
 
+/**
+ * go~mus ticket fields Atrium keeps no data for, with go~mus's own defaults: no ticket is
+ * personalised (no annual tickets), none asks entry staff to check an ID, none carries a text for
+ * after the sale (docs/gomus-compatibility.md).
+ */
+const TICKET_GOMUS = { personalizeable: false, identification: false, after_sale_information: null } as const;
+
+/**
+ * go~mus event fields Atrium keeps no data for: events are booked, never registered for through a
+ * public form; no CMS content; no tags (the tag collections are empty, routes/catalog/gomus.ts).
+ * Fresh arrays and objects per view, so no caller can change a shared one.
+ */
+function eventGomus() {
+  return {
+    registerable: false, content: {},
+    age_groups: [], audiences: [], catch_words: [], disablements: [], grades: [], proposal_categories: [],
+  };
+}
+
 export function ticketView(p: Principal, t: Row<typeof tickets>, L: LocaleMode, x: { quotaIds: number[]; validAt: string }): View {
   return {
     id: t.id,
@@ -73,13 +92,17 @@ export function ticketView(p: Principal, t: Row<typeof tickets>, L: LocaleMode, 
     min_persons: t.minPersons,
     max_persons: t.maxPersons,
     attendees: t.attendees,
+    ...TICKET_GOMUS,
     valid_from: t.validFrom,
     valid_until: t.validUntil,
     ...backOffice(p, t),
   };
 }
 
-export function eventView(p: Principal, e: Row<typeof events>, L: LocaleMode, x: { languages: LanguageRef[]; category: CategoryRef | null }): View {
+export function eventView(
+  p: Principal, e: Row<typeof events>, L: LocaleMode,
+  x: { languages: LanguageRef[]; category: CategoryRef | null; location: Record<string, unknown> | null },
+): View {
   return {
     id: e.id,
     museum_id: e.museumId,
@@ -94,6 +117,9 @@ export function eventView(p: Principal, e: Row<typeof events>, L: LocaleMode, x:
     vat_pct: e.vatPct,
     tax_included: e.taxIncluded,
     languages: x.languages,
+    // go~mus: the museum's address.
+    location: x.location,
+    ...eventGomus(),
     ...backOffice(p, e),
   };
 }

@@ -8,12 +8,12 @@ import type { DbOrTx } from '../../client.ts';
 import { events, exhibitions, museums, tickets, tours } from '../../schema/index.ts';
 import { categoryFilter, categoryNameSql, eventLanguageFilter, titleMatches, titleShape, tourLanguageFilter, type CategoryFilter } from './filters.ts';
 import type { PageQuery, PageWindow } from './pages.ts';
-import { eventLanguagesSql, quotaIdsByPage, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
+import { eventLanguagesSql, museumLocationSql, quotaIdsByPage, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
 import { bound, given, inIds, shaped } from './shapes.ts';
 import { inScopeSql, visibleShape, visibleSql, type Viewer } from './visibility.ts';
 
 export type TicketRow = typeof tickets.$inferSelect & { quotaIds: number[] };
-export type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
+export type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null; museumLocation: Record<string, unknown> | null };
 export type TourRow = typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
 export type MuseumRow = typeof museums.$inferSelect;
 export type ExhibitionRow = typeof exhibitions.$inferSelect;
@@ -26,15 +26,17 @@ export interface TicketFilter {
   ticketIds?: readonly number[] | undefined;
   exhibitionIds?: readonly number[] | undefined;
   ticketType?: string | undefined;
+  /** true: only tickets without time slots (day tickets); false: only time-slot tickets. */
+  freeTiming?: boolean | undefined;
   /** true: the visibility rule again; false: its negation. */
   bookable?: boolean | undefined;
   q?: string | undefined;
 }
 
 export function ticketsPageQuery(db: DbOrTx, f: TicketFilter, w: PageWindow): PageQuery<TicketRow> {
-  // `bookable`'s text depends on its value (the rule or its negation).
+  // The texts of `bookable` and `freeTiming` depend on their values (a rule or its negation).
   const filters = given(f.museumIds, f.ticketIds, f.exhibitionIds, f.ticketType || undefined);
-  const key = `tickets|${visibleShape(f.viewer)}|${filters}|${f.bookable}|${titleShape(f.q)}`;
+  const key = `tickets|${visibleShape(f.viewer)}|${filters}|${f.bookable}|${f.freeTiming}|${titleShape(f.q)}`;
   const { where, shape } = shaped(db, key, () => ticketsWhere(f));
   return {
     spec: {
@@ -63,6 +65,8 @@ function ticketsWhere(f: TicketFilter): SQL | undefined {
     f.ticketIds?.length ? inIds(tickets.id, f.ticketIds) : undefined,
     f.exhibitionIds?.length ? sql`${tickets.exhibitionIds} && ${bound(f.exhibitionIds)}::int[]` : undefined,
     f.ticketType ? eq(tickets.ticketType, bound(f.ticketType)) : undefined,
+    // A ticket without time slots is a day ticket; the schema ties the slot length to the type.
+    f.freeTiming === undefined ? undefined : f.freeTiming ? sql`${tickets.ticketType} <> 'time_slot'` : sql`${tickets.ticketType} = 'time_slot'`,
     // Every listed ticket is visible and valid that day, which is what bookable means for the
     // caller (domain/catalog/views.ts); so `bookable=false` lists nothing. Kept as SQL so a
     // later, narrower notion of bookable only has to change here and in the views.
@@ -101,15 +105,17 @@ export function eventsPageQuery(db: DbOrTx, f: ProductFilter, w: PageWindow): Pa
     spec: {
       table: events,
       where,
-      extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName"`,
-      narrow: sql`${events.categoryId} as "categoryId"`,
+      // The museum's address is data outside the row: as an extra it is part of the row's
+      // fragment key, so a changed address is never answered from an old fragment.
+      extra: sql`${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(sql`${events}."categoryId"`)} as "categoryName", ${museumLocationSql(sql`${events}."museumId"`)} as "museumLocation"`,
+      narrow: sql`${events.categoryId} as "categoryId", ${events.museumId} as "museumId"`,
       countApart: !f.q,
       order: sql`${events.id}`,
       limit: w.limit,
       offset: w.offset,
       shape,
     },
-    extraKeys: ['languages', 'categoryName'],
+    extraKeys: ['languages', 'categoryName', 'museumLocation'],
   };
 }
 

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../client.ts';
 import { eventDates, events, exhibitions, languages, museums, tickets, tours } from '../../schema/index.ts';
 import { categoryNameSql } from './filters.ts';
 import type { EventRow, TicketRow, TourRow } from './lists.ts';
-import { eventLanguagesSql, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
+import { eventLanguagesSql, museumLocationSql, quotaIdsSql, tourLanguagesSql, type LanguageRef } from './related.ts';
 import { columnsOf, rowsOf } from './statements.ts';
 
 export type Museum = typeof museums.$inferSelect;
@@ -58,7 +58,7 @@ export async function ticketWithQuotas(db: DbOrTx, id: number): Promise<TicketRo
 export async function eventWithRelated(db: DbOrTx, id: number): Promise<EventRow | undefined> {
   const [r] = await rowsOf<EventRow>(
     db,
-    sql`select ${columnsOf(events)}, ${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(events.categoryId)} as "categoryName" from ${events} where ${events.id} = ${id}`,
+    sql`select ${columnsOf(events)}, ${eventLanguagesSql(events.id)} as "languages", ${categoryNameSql(events.categoryId)} as "categoryName", ${museumLocationSql(events.museumId)} as "museumLocation" from ${events} where ${events.id} = ${id}`,
   );
   return r;
 }

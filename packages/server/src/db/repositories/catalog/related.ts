@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../client.ts';
-import { eventDates, languages, quotaOverrides, ticketQuotas, tourLanguages } from '../../schema/index.ts';
+import { eventDates, languages, museums, quotaOverrides, ticketQuotas, tourLanguages } from '../../schema/index.ts';
 import type { GroupedExtra } from './pages.ts';
 
 export interface LanguageRef {
@@ -52,6 +52,11 @@ export function tourLanguagesSql(tourId: AnyPgColumn): SQL {
 }
 
 /** `languagesByEvent` as a json column of an event query: languages of its active dates. */
+/** The address of a record's museum (go~mus shows it as the event's `location`), or null. */
+export function museumLocationSql(museumId: AnyPgColumn | SQL): SQL {
+  return sql`(select ${museums.location} from ${museums} where ${museums.id} = ${museumId})`;
+}
+
 export function eventLanguagesSql(eventId: AnyPgColumn): SQL {
   return sql`coalesce((select json_agg(json_build_object('id', ${languages.id}, 'name', ${languages.name}) order by ${languages.id})
     from ${languages} where ${languages.id} in (select ${eventDates.languageId} from ${eventDates} where ${eventDates.eventId} = ${eventId} and ${eventDates.active})), '[]'::json)`;

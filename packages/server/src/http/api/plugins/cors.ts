@@ -13,8 +13,12 @@ import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../../../config.ts';
 
 const READ = ['GET', 'HEAD'];
-/** Request headers a cross-origin page may send (beyond the CORS-safelisted ones). */
-const ALLOWED_HEADERS = ['Accept', 'Accept-Language', 'If-None-Match', 'X-Request-Id'];
+/**
+ * Request headers a cross-origin page may send (beyond the CORS-safelisted ones). go~mus browser
+ * shops send `X-Shop-Url` (their shop's address) on every call; Atrium ignores its value, but
+ * without it in the list the browser would refuse those shops' reads at the preflight.
+ */
+const ALLOWED_HEADERS = ['Accept', 'Accept-Language', 'If-None-Match', 'X-Request-Id', 'X-Shop-Url'];
 /** Response headers a cross-origin page may read (beyond the safelisted ones). */
 const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 

@@ -26,14 +26,14 @@ export const TicketCalendarQuery = Type.Object({
   by_ticket_ids: Type.Optional(IdList),
   ticket_ids: Type.Optional(IdList),
   start_at: DateQ('First day (YYYY-MM-DD); default today.'),
-  end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 31 days.'),
+  end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 366 days.'),
   reservations: Tokens,
   depth: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')], { description: '`any` (default): a boolean per day; `all`: the quotas with places left per slot (go~mus).' })),
 });
 
 export const TourCalendarQuery = Type.Object({
   start_at: DateQ('First day (YYYY-MM-DD); default today.'),
-  end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 31 days.'),
+  end_at: DateQ('Last day (YYYY-MM-DD); default end of the month; at most 366 days.'),
   participants: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
   language_id: Type.Optional(Id),
 });

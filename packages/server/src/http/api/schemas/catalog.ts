@@ -62,6 +62,9 @@ export const Ticket = Type.Object({
   min_persons: Type.Integer(),
   max_persons: Type.Integer(),
   attendees: Type.String(),
+  personalizeable: Type.Boolean({ description: 'go~mus: always false (no annual tickets).' }),
+  identification: Type.Boolean({ description: 'go~mus: always false (no ID check hint).' }),
+  after_sale_information: Nullable(Type.String({ description: 'go~mus: always null.' })),
   valid_from: Nullable(Type.String()),
   valid_until: Nullable(Type.String()),
   ...BackOffice,
@@ -76,7 +79,19 @@ const EventCommon = {
   ...Price,
 };
 
-export const Event = Type.Object({ id: Type.Integer(), ...EventCommon, featured: Type.Boolean(), languages: Type.Array(LanguageRef), ...BackOffice });
+/** A go~mus tag (`{id, name}`); Atrium keeps none, so every tag list is empty. */
+const Tags = Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }));
+/** go~mus event fields: the museum's address; the rest constant (docs/gomus-compatibility.md). */
+const EventGomus = {
+  location: Nullable(Type.Object({}, { additionalProperties: true, description: "The museum's address." })),
+  registerable: Type.Boolean({ description: 'go~mus: always false (no public registration form).' }),
+  content: Type.Object({}, { additionalProperties: true, description: 'go~mus dynamic content: always empty.' }),
+  age_groups: Tags, audiences: Tags, catch_words: Tags, disablements: Tags, grades: Tags, proposal_categories: Tags,
+};
+
+export const Event = Type.Object({
+  id: Type.Integer(), ...EventCommon, featured: Type.Boolean(), languages: Type.Array(LanguageRef), ...EventGomus, ...BackOffice,
+});
 
 export const EventDate = Type.Object({
   id: Type.Integer(),

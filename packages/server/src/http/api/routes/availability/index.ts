@@ -75,7 +75,7 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 31 days)',
+        summary: 'Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 366 days)',
         querystring: TicketCalendarQuery,
         response: { 200: TicketCalendarAnswer, ...errorResponses(401, 422) },
       },
@@ -94,7 +94,7 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Per day whether the tour can still be booked (at most 31 days)',
+        summary: 'Per day whether the tour can still be booked (at most 366 days)',
         params: IdParam,
         querystring: TourCalendarQuery,
         response: { 200: CalendarAnswer, ...errorResponses(401, 404, 422) },

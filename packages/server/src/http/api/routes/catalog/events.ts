@@ -45,7 +45,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/events/:id/dates', {
     config: datesReadConfig,
     schema: {
-      tags, summary: 'Dates of an event: `date`, or start_at..end_at (at most 31 days; default today to end of month)', params: IdParam,
+      tags, summary: 'Dates of an event: `date`, or start_at..end_at (at most 366 days; default today to end of month)', params: IdParam,
       querystring: Type.Object({ ...PageQuery, locale: ListQuery.locale, ...Range, by_language_ids: Type.Optional(IdList) }),
       response: { 200: listOf('dates', EventDate), ...errorResponses(401, 404, 422) },
     },

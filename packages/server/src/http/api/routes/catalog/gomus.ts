@@ -60,7 +60,7 @@ export const gomusCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/calendar', {
     config: datesReadConfig,
     schema: {
-      tags, summary: 'Per day whether an event date can be booked; depth=all lists the dates with seats (at most 31 days)', operationId: 'getEventCalendar',
+      tags, summary: 'Per day whether an event date can be booked; depth=all lists the dates with seats (at most 366 days)', operationId: 'getEventCalendar',
       querystring: Type.Object({ ...CalendarQuery, by_event_ids: Type.Optional(IdList) }),
       response: { 200: EventCalendar, ...errorResponses(401, 422) },
     },

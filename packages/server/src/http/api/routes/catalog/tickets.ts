@@ -25,6 +25,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         by_exhibition_ids: Type.Optional(IdList),
         by_ticket_type: Type.Optional(TicketType),
         by_bookable: Type.Optional(Type.Boolean()),
+        by_free_timing: Type.Optional(Type.Boolean({ description: 'true: only tickets without time slots (day tickets); false: only time-slot tickets.' })),
         valid_at: Type.Optional(DateString),
       }),
       response: { 200: listOf('tickets', Ticket), ...errorResponses(401, 422) },

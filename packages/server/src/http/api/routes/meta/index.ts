@@ -1,11 +1,16 @@
-// Instance-level endpoints: whoami (spec 2.1), version, locales.
+// Instance-level endpoints: whoami (spec 2.1), version, locales, and the go~mus lookup lists.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { publicRead } from '../../access.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { API_VERSION, SYSTEM_VERSION } from '../../plugins/docs.ts';
+import { lookupRoutes } from './lookups.ts';
 
 export const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // go~mus answers its build time in `time`; Atrium has no build step, so it is when this server
+  // started (the moment the running code took over), which is what a client comparing it learns.
+  const started = new Date().toISOString();
+  await app.register(lookupRoutes);
   app.get(
     '/whoami',
     {
@@ -38,6 +43,8 @@ export const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
             version: Type.Object({
               api: Type.String(),
               system: Type.String(),
+              release: Type.String({ description: 'The release of the running server (its package version).' }),
+              time: Type.String({ description: 'When the running server started (ISO 8601).' }),
               zone: Type.String(),
               currency: Type.String(),
               per_page: Type.Integer(),
@@ -51,6 +58,8 @@ export const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       version: {
         api: API_VERSION,
         system: SYSTEM_VERSION,
+        release: SYSTEM_VERSION,
+        time: started,
         zone: req.ctx.config.zone,
         currency: req.ctx.config.currency,
         per_page: req.ctx.config.defaultPerPage,

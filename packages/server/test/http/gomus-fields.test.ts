@@ -1,0 +1,65 @@
+// go~mus fields on tickets and events (docs/gomus-compatibility.md): present on lists and single
+// records, `[]`/`null`/`false` rather than missing keys; an event's `location` is its museum's
+// address, and follows a change of it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testApp } from '../helpers/app.ts';
+import * as f from '../helpers/factories.ts';
+
+const t = await testApp();
+after(() => t.close());
+const db = t.database.db;
+const ADDRESS = { name: 'Testmuseum', street: 'Museumsinsel', zip: '10178', city: 'Berlin', country: 'Deutschland', latitude: 52.52, longitude: 13.4 };
+let user = '';
+let museumId = 0, bare = 0, eventId = 0, bareEventId = 0, ticketId = 0;
+const get = (url: string, token?: string) => t.request({ method: 'GET', url: `/api/v4${url}`, ...(token ? { token } : {}) });
+const TAGS = ['age_groups', 'audiences', 'catch_words', 'disablements', 'grades', 'proposal_categories'];
+
+before(async () => {
+  user = await t.token({ class: 'user' });
+  museumId = (await f.museum(db, { location: ADDRESS })).id;
+  bare = (await f.museum(db)).id;
+  eventId = (await f.event(db, { museumId })).id;
+  bareEventId = (await f.event(db, { museumId: bare })).id;
+  ticketId = (await f.ticket(db, { museumId })).id;
+});
+
+describe('ticket fields', () => {
+  test('personalizeable, identification and after_sale_information: go~mus defaults, list and detail', async () => {
+    const listed = (await get(`/tickets?by_ticket_ids[]=${ticketId}`)).json().tickets[0];
+    const one = (await get(`/tickets/${ticketId}`)).json().ticket;
+    for (const x of [listed, one]) {
+      assert.equal(x.personalizeable, false);
+      assert.equal(x.identification, false);
+      assert.ok('after_sale_information' in x);
+      assert.equal(x.after_sale_information, null);
+    }
+  });
+});
+
+describe('event fields', () => {
+  test('location is the museum address, or null; registerable, content and the tag lists are there', async () => {
+    const list = (await get(`/events?per_page=100`)).json().events as Record<string, unknown>[];
+    const one = (await get(`/events/${eventId}`)).json().event;
+    for (const x of [list.find((e) => e.id === eventId)!, one]) {
+      assert.deepEqual(x.location, ADDRESS);
+      assert.equal(x.registerable, false);
+      assert.deepEqual(x.content, {});
+      for (const k of TAGS) assert.deepEqual(x[k], [], k);
+    }
+    const none = list.find((e) => e.id === bareEventId)!;
+    assert.ok('location' in none);
+    assert.equal(none.location, null);
+  });
+
+  test('a changed museum address shows on its events at once, and in the write answer', async () => {
+    const res = await t.request({ method: 'PUT', url: `/api/v4/museums/${museumId}`, token: user, payload: { museum: { location: { ...ADDRESS, city: 'Potsdam' } } } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await get(`/events?per_page=100`)).json().events.find((e: { id: number }) => e.id === eventId).location.city, 'Potsdam');
+    assert.equal((await get(`/events/${eventId}`)).json().event.location.city, 'Potsdam');
+    const put = await t.request({ method: 'PUT', url: `/api/v4/events/${eventId}`, token: user, payload: { event: { featured: true } } });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.json().event.location.city, 'Potsdam');
+    for (const k of TAGS) assert.deepEqual(put.json().event[k], [], k);
+  });
+});
