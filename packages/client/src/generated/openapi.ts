@@ -76,8 +76,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Per day whether an event date can be booked; depth=all lists the dates with seats (at most 31 days)
-         * @description Per day whether an event date can be booked; depth=all lists the dates with seats (at most 31 days)
+         * Per day whether an event date can be booked; depth=all lists the dates with seats (at most 366 days)
+         * @description Per day whether an event date can be booked; depth=all lists the dates with seats (at most 366 days)
          */
         get: operations["getEventCalendar"];
         put?: never;
@@ -131,6 +131,26 @@ export interface paths {
          * @description Reopen a closed period (staff); cancelled orders stay cancelled
          */
         delete: operations["deleteClosure"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Countries (ISO 3166-1), named in the chosen locale; id = place in the list of codes
+         * @description Countries (ISO 3166-1), named in the chosen locale; id = place in the list of codes
+         */
+        get: operations["listCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -260,6 +280,26 @@ export interface paths {
          * @description Languages of the event dates GET /dates lists with the same filters
          */
         get: operations["listDateLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/dispatch_modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How tickets reach the buyer: e-mail only (id 1, as in go~mus)
+         * @description How tickets reach the buyer: e-mail only (id 1, as in go~mus)
+         */
+        get: operations["listDispatchModes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -476,8 +516,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Dates of an event: `date`, or start_at..end_at (at most 31 days; default today to end of month)
-         * @description Dates of an event: `date`, or start_at..end_at (at most 31 days; default today to end of month)
+         * Dates of an event: `date`, or start_at..end_at (at most 366 days; default today to end of month)
+         * @description Dates of an event: `date`, or start_at..end_at (at most 366 days; default today to end of month)
          */
         get: operations["listEventDates"];
         put?: never;
@@ -1280,6 +1320,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/reports/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments reconciliation: money confirmed and refunded per provider and day (JSON or CSV)
+         * @description Payments reconciliation: money confirmed and refunded per provider and day (JSON or CSV)
+         */
+        get: operations["listReportsPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/requests": {
         parameters: {
             query?: never;
@@ -1472,6 +1532,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * States: always empty, Atrium keeps no states in addresses
+         * @description States: always empty, Atrium keeps no states in addresses
+         */
+        get: operations["listStates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/tickets": {
         parameters: {
             query?: never;
@@ -1568,8 +1648,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 31 days)
-         * @description Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 31 days)
+         * Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 366 days)
+         * @description Per day whether any of the tickets can still be booked, or (depth=all) their quotas with places left per slot (at most 366 days)
          */
         get: operations["getTicketCalendar"];
         put?: never;
@@ -1720,8 +1800,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Per day whether the tour can still be booked (at most 31 days)
-         * @description Per day whether the tour can still be booked (at most 31 days)
+         * Per day whether the tour can still be booked (at most 366 days)
+         * @description Per day whether the tour can still be booked (at most 366 days)
          */
         get: operations["listTourStartTimes"];
         put?: never;
@@ -4032,6 +4112,200 @@ export interface operations {
                      * @example {
                      *       "error": "not found",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCountries: {
+        parameters: {
+            query?: {
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+                /** @description Page number, default 1. */
+                page?: number;
+                /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
+                per_page?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "countries": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Andorra",
+                     *           "code": "AD"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Vereinigte Arabische Emirate",
+                     *           "code": "AE"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Afghanistan",
+                     *           "code": "AF"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 249,
+                     *         "page": 1,
+                     *         "per_page": 100
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        countries: {
+                            /** @description ISO 3166-1 alpha-2 */
+                            code: string;
+                            id: number;
+                            name: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            per_page: number;
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */
@@ -6478,6 +6752,187 @@ export interface operations {
             };
         };
     };
+    listDispatchModes: {
+        parameters: {
+            query?: {
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+                /** @description Page number, default 1. */
+                page?: number;
+                /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
+                per_page?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dispatch_modes": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "E-Mail"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        dispatch_modes: {
+                            id: number;
+                            name: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            per_page: number;
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listDocuments: {
         parameters: {
             query?: {
@@ -8151,66 +8606,61 @@ export interface operations {
                      *           "id": 1,
                      *           "museum_id": 1,
                      *           "exhibition_id": null,
-                     *           "title": "Guided",
-                     *           "sub_title": null,
-                     *           "description": null,
-                     *           "category": {
-                     *             "id": 1,
-                     *             "name": "Führung"
-                     *           },
-                     *           "bookable": true,
-                     *           "price_cents": 500,
-                     *           "vat_pct": 0,
-                     *           "tax_included": true,
-                     *           "featured": false,
-                     *           "languages": [
-                     *             {
-                     *               "id": 1,
-                     *               "name": "Deutsch"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": 2,
-                     *           "museum_id": 1,
-                     *           "exhibition_id": null,
-                     *           "title": "Workshop",
-                     *           "sub_title": null,
-                     *           "description": null,
-                     *           "category": {
-                     *             "id": 2,
-                     *             "name": "Workshop"
-                     *           },
-                     *           "bookable": true,
-                     *           "price_cents": 500,
-                     *           "vat_pct": 0,
-                     *           "tax_included": true,
-                     *           "featured": false,
-                     *           "languages": [
-                     *             {
-                     *               "id": 2,
-                     *               "name": "English"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": 3,
-                     *           "museum_id": 1,
-                     *           "exhibition_id": null,
-                     *           "title": "Plain",
+                     *           "title": "Führung",
                      *           "sub_title": null,
                      *           "description": null,
                      *           "category": null,
                      *           "bookable": true,
-                     *           "price_cents": 500,
+                     *           "price_cents": 800,
                      *           "vat_pct": 0,
                      *           "tax_included": true,
                      *           "featured": false,
-                     *           "languages": []
+                     *           "languages": [],
+                     *           "location": {
+                     *             "zip": "10178",
+                     *             "city": "Berlin",
+                     *             "name": "Testmuseum",
+                     *             "street": "Museumsinsel",
+                     *             "country": "Deutschland",
+                     *             "latitude": 52.52,
+                     *             "longitude": 13.4
+                     *           },
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": []
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "museum_id": 2,
+                     *           "exhibition_id": null,
+                     *           "title": "Führung",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": null,
+                     *           "bookable": true,
+                     *           "price_cents": 800,
+                     *           "vat_pct": 0,
+                     *           "tax_included": true,
+                     *           "featured": false,
+                     *           "languages": [],
+                     *           "location": null,
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": []
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 3,
+                     *         "total_count": 2,
                      *         "page": 1,
                      *         "per_page": 25
                      *       }
@@ -8220,24 +8670,58 @@ export interface operations {
                         events: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -8399,8 +8883,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "museum_id": 1,
-                 *       "title": "Neu",
-                 *       "category": "Vortrag"
+                 *       "title": "Abendführung",
+                 *       "price_cents": 900
                  *     }
                  */
                 "application/json": {
@@ -8448,22 +8932,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "event": {
-                     *         "id": 5,
+                     *         "id": 1,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Neu",
+                     *         "title": "Abendführung",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": {
-                     *           "id": 5,
-                     *           "name": "Vortrag"
-                     *         },
+                     *         "category": null,
                      *         "bookable": true,
-                     *         "price_cents": 0,
+                     *         "price_cents": 900,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "featured": false,
                      *         "languages": [],
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": [],
                      *         "sales_channels": [
                      *           "shop",
                      *           "reseller"
@@ -8478,24 +8968,58 @@ export interface operations {
                         event: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -9309,24 +9833,33 @@ export interface operations {
                      *         "id": 1,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Guided",
+                     *         "title": "Führung",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": {
-                     *           "id": 1,
-                     *           "name": "Führung"
-                     *         },
+                     *         "category": null,
                      *         "bookable": true,
-                     *         "price_cents": 500,
+                     *         "price_cents": 800,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "featured": false,
-                     *         "languages": [
-                     *           {
-                     *             "id": 1,
-                     *             "name": "Deutsch"
-                     *           }
-                     *         ]
+                     *         "languages": [],
+                     *         "location": {
+                     *           "zip": "10178",
+                     *           "city": "Berlin",
+                     *           "name": "Testmuseum",
+                     *           "street": "Museumsinsel",
+                     *           "country": "Deutschland",
+                     *           "latitude": 52.52,
+                     *           "longitude": 13.4
+                     *         },
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": []
                      *       }
                      *     }
                      */
@@ -9334,24 +9867,58 @@ export interface operations {
                         event: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -9543,10 +10110,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "category": {
-                 *         "id": 2,
-                 *         "name": "ignored"
-                 *       }
+                 *       "featured": true
                  *     }
                  */
                 "application/json": {
@@ -9594,22 +10158,36 @@ export interface operations {
                     /**
                      * @example {
                      *       "event": {
-                     *         "id": 5,
+                     *         "id": 1,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Neu",
+                     *         "title": "Führung",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": {
-                     *           "id": 2,
-                     *           "name": "Workshop"
-                     *         },
+                     *         "category": null,
                      *         "bookable": true,
-                     *         "price_cents": 0,
+                     *         "price_cents": 800,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
-                     *         "featured": false,
+                     *         "featured": true,
                      *         "languages": [],
+                     *         "location": {
+                     *           "zip": "10178",
+                     *           "city": "Potsdam",
+                     *           "name": "Testmuseum",
+                     *           "street": "Museumsinsel",
+                     *           "country": "Deutschland",
+                     *           "latitude": 52.52,
+                     *           "longitude": 13.4
+                     *         },
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": [],
                      *         "sales_channels": [
                      *           "shop",
                      *           "reseller"
@@ -9624,24 +10202,58 @@ export interface operations {
                         event: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -22004,6 +22616,240 @@ export interface operations {
             };
         };
     };
+    listReportsPayments: {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                /** @description A museum-local calendar day, YYYY-MM-DD (both ends included; at most 366 days). */
+                from: string;
+                museum_id?: number;
+                /** @description A museum-local calendar day, YYYY-MM-DD (both ends included; at most 366 days). */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report; as CSV with Accept: text/csv or format=csv. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-27",
+                     *       "to": "2026-11-27",
+                     *       "rows": [
+                     *         {
+                     *           "provider": "desk",
+                     *           "day": "2026-11-27",
+                     *           "confirmed": {
+                     *             "count": 1,
+                     *             "cents": 1400
+                     *           },
+                     *           "refunded": {
+                     *             "count": 0,
+                     *             "cents": 0
+                     *           },
+                     *           "net_cents": 1400
+                     *         },
+                     *         {
+                     *           "provider": "stripe",
+                     *           "day": "2026-11-27",
+                     *           "confirmed": {
+                     *             "count": 1,
+                     *             "cents": 2800
+                     *           },
+                     *           "refunded": {
+                     *             "count": 1,
+                     *             "cents": 500
+                     *           },
+                     *           "net_cents": 2300
+                     *         }
+                     *       ],
+                     *       "total": {
+                     *         "confirmed": {
+                     *           "count": 2,
+                     *           "cents": 4200
+                     *         },
+                     *         "refunded": {
+                     *           "count": 1,
+                     *           "cents": 500
+                     *         },
+                     *         "net_cents": 3700
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        from: string;
+                        rows: {
+                            confirmed: {
+                                cents: number;
+                                count: number;
+                            };
+                            /** @description Museum-local day (the order's first museum) the money moved on. */
+                            day: string;
+                            /** @description confirmed.cents - refunded.cents */
+                            net_cents: number;
+                            provider: string;
+                            refunded: {
+                                cents: number;
+                                count: number;
+                            };
+                        }[];
+                        to: string;
+                        total: {
+                            confirmed: {
+                                cents: number;
+                                count: number;
+                            };
+                            net_cents: number;
+                            refunded: {
+                                cents: number;
+                                count: number;
+                            };
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listRequests: {
         parameters: {
             query?: {
@@ -25117,11 +25963,190 @@ export interface operations {
             };
         };
     };
+    listStates: {
+        parameters: {
+            query?: {
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+                /** @description Page number, default 1. */
+                page?: number;
+                /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
+                per_page?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "states": [],
+                     *       "meta": {
+                     *         "total_count": 0,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        meta: {
+                            page: number;
+                            per_page: number;
+                            total_count: number;
+                        };
+                        states: {
+                            country_id: number;
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listTickets: {
         parameters: {
             query?: {
                 by_bookable?: boolean;
                 by_exhibition_ids?: number[];
+                /** @description true: only tickets without time slots (day tickets); false: only time-slot tickets. */
+                by_free_timing?: boolean;
                 by_museum_ids?: number[];
                 by_ticket_ids?: number[];
                 by_ticket_type?: "time_slot" | "normal" | "annual";
@@ -25171,9 +26196,7 @@ export interface operations {
                      *             1
                      *           ],
                      *           "exhibition_ids": [],
-                     *           "quota_ids": [
-                     *             1
-                     *           ],
+                     *           "quota_ids": [],
                      *           "price_cents": 1400,
                      *           "vat_pct": 7,
                      *           "tax_included": true,
@@ -25184,39 +26207,17 @@ export interface operations {
                      *           "min_persons": 1,
                      *           "max_persons": 100,
                      *           "attendees": "none",
-                     *           "valid_from": null,
-                     *           "valid_until": null
-                     *         },
-                     *         {
-                     *           "id": 2,
-                     *           "title": "Eintritt regulär",
-                     *           "sub_title": null,
-                     *           "description": null,
-                     *           "ticket_type": "normal",
-                     *           "bookable": true,
-                     *           "museum_ids": [
-                     *             1
-                     *           ],
-                     *           "exhibition_ids": [],
-                     *           "quota_ids": [],
-                     *           "price_cents": 1400,
-                     *           "vat_pct": 7,
-                     *           "tax_included": true,
-                     *           "discount": 0,
-                     *           "first_entry": 600,
-                     *           "last_entry": 1020,
-                     *           "entry_duration": null,
-                     *           "min_persons": 1,
-                     *           "max_persons": 100,
-                     *           "attendees": "none",
+                     *           "personalizeable": false,
+                     *           "identification": false,
+                     *           "after_sale_information": null,
                      *           "valid_from": null,
                      *           "valid_until": null
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 5,
+                     *         "total_count": 1,
                      *         "page": 1,
-                     *         "per_page": 2
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -25229,6 +26230,8 @@ export interface operations {
                         tickets: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            /** @description go~mus: always null. */
+                            after_sale_information: string | null;
                             attendees: string;
                             bookable: boolean;
                             description: null | (string | {
@@ -25240,10 +26243,14 @@ export interface operations {
                             /** @description Minutes after midnight. */
                             first_entry: number;
                             id: number;
+                            /** @description go~mus: always false (no ID check hint). */
+                            identification: boolean;
                             last_entry: number;
                             max_persons: number;
                             min_persons: number;
                             museum_ids: number[];
+                            /** @description go~mus: always false (no annual tickets). */
+                            personalizeable: boolean;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -25469,34 +26476,38 @@ export interface operations {
                     /**
                      * @example {
                      *       "ticket": {
-                     *         "id": 8,
-                     *         "title": "'{!!",
+                     *         "id": 3,
+                     *         "title": "Eintritt",
                      *         "sub_title": null,
                      *         "description": null,
                      *         "ticket_type": "time_slot",
-                     *         "bookable": false,
+                     *         "bookable": true,
                      *         "museum_ids": [
-                     *           2
-                     *         ],
-                     *         "exhibition_ids": [
                      *           1
                      *         ],
+                     *         "exhibition_ids": [],
                      *         "quota_ids": [],
-                     *         "price_cents": 870,
+                     *         "price_cents": 1200,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "discount": 0,
-                     *         "first_entry": 129,
-                     *         "last_entry": 983,
-                     *         "entry_duration": 720,
-                     *         "min_persons": 75,
-                     *         "max_persons": 1000,
+                     *         "first_entry": 600,
+                     *         "last_entry": 960,
+                     *         "entry_duration": 30,
+                     *         "min_persons": 1,
+                     *         "max_persons": 100,
                      *         "attendees": "none",
-                     *         "valid_from": "2026-12-05",
-                     *         "valid_until": "2026-12-21",
-                     *         "sales_channels": [],
+                     *         "personalizeable": false,
+                     *         "identification": false,
+                     *         "after_sale_information": null,
+                     *         "valid_from": null,
+                     *         "valid_until": null,
+                     *         "sales_channels": [
+                     *           "shop",
+                     *           "reseller"
+                     *         ],
                      *         "reseller_account_ids": [],
-                     *         "reseller_price_cents": 4,
+                     *         "reseller_price_cents": null,
                      *         "active": true
                      *       }
                      *     }
@@ -25505,6 +26516,8 @@ export interface operations {
                         ticket: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            /** @description go~mus: always null. */
+                            after_sale_information: string | null;
                             attendees: string;
                             bookable: boolean;
                             description: null | (string | {
@@ -25516,10 +26529,14 @@ export interface operations {
                             /** @description Minutes after midnight. */
                             first_entry: number;
                             id: number;
+                            /** @description go~mus: always false (no ID check hint). */
+                            identification: boolean;
                             last_entry: number;
                             max_persons: number;
                             min_persons: number;
                             museum_ids: number[];
+                            /** @description go~mus: always false (no annual tickets). */
+                            personalizeable: boolean;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -25770,9 +26787,7 @@ export interface operations {
                      *           1
                      *         ],
                      *         "exhibition_ids": [],
-                     *         "quota_ids": [
-                     *           1
-                     *         ],
+                     *         "quota_ids": [],
                      *         "price_cents": 1400,
                      *         "vat_pct": 7,
                      *         "tax_included": true,
@@ -25783,6 +26798,9 @@ export interface operations {
                      *         "min_persons": 1,
                      *         "max_persons": 100,
                      *         "attendees": "none",
+                     *         "personalizeable": false,
+                     *         "identification": false,
+                     *         "after_sale_information": null,
                      *         "valid_from": null,
                      *         "valid_until": null
                      *       }
@@ -25792,6 +26810,8 @@ export interface operations {
                         ticket: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            /** @description go~mus: always null. */
+                            after_sale_information: string | null;
                             attendees: string;
                             bookable: boolean;
                             description: null | (string | {
@@ -25803,10 +26823,14 @@ export interface operations {
                             /** @description Minutes after midnight. */
                             first_entry: number;
                             id: number;
+                            /** @description go~mus: always false (no ID check hint). */
+                            identification: boolean;
                             last_entry: number;
                             max_persons: number;
                             min_persons: number;
                             museum_ids: number[];
+                            /** @description go~mus: always false (no annual tickets). */
+                            personalizeable: boolean;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -26005,10 +27029,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": {
-                 *         "de": "Neu",
-                 *         "en": "New"
-                 *       }
+                 *       "price_cents": 1500,
+                 *       "quota_ids": []
                  *     }
                  */
                 "application/json": {
@@ -26063,27 +27085,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "ticket": {
-                     *         "id": 1,
-                     *         "title": "Neu",
+                     *         "id": 4,
+                     *         "title": "Eintritt",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "ticket_type": "time_slot",
+                     *         "ticket_type": "normal",
                      *         "bookable": true,
                      *         "museum_ids": [
-                     *           1
+                     *           3
                      *         ],
                      *         "exhibition_ids": [],
                      *         "quota_ids": [],
-                     *         "price_cents": 1400,
-                     *         "vat_pct": 7,
+                     *         "price_cents": 1500,
+                     *         "vat_pct": 0,
                      *         "tax_included": true,
                      *         "discount": 0,
                      *         "first_entry": 600,
-                     *         "last_entry": 1020,
-                     *         "entry_duration": 30,
+                     *         "last_entry": 960,
+                     *         "entry_duration": null,
                      *         "min_persons": 1,
                      *         "max_persons": 100,
                      *         "attendees": "none",
+                     *         "personalizeable": false,
+                     *         "identification": false,
+                     *         "after_sale_information": null,
                      *         "valid_from": null,
                      *         "valid_until": null,
                      *         "sales_channels": [
@@ -26100,6 +27125,8 @@ export interface operations {
                         ticket: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            /** @description go~mus: always null. */
+                            after_sale_information: string | null;
                             attendees: string;
                             bookable: boolean;
                             description: null | (string | {
@@ -26111,10 +27138,14 @@ export interface operations {
                             /** @description Minutes after midnight. */
                             first_entry: number;
                             id: number;
+                            /** @description go~mus: always false (no ID check hint). */
+                            identification: boolean;
                             last_entry: number;
                             max_persons: number;
                             min_persons: number;
                             museum_ids: number[];
+                            /** @description go~mus: always false (no annual tickets). */
+                            personalizeable: boolean;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -26775,7 +27806,7 @@ export interface operations {
                 by_ticket_ids?: number[];
                 /** @description `any` (default): a boolean per day; `all`: the quotas with places left per slot (go~mus). */
                 depth?: "any" | "all";
-                /** @description Last day (YYYY-MM-DD); default end of the month; at most 31 days. */
+                /** @description Last day (YYYY-MM-DD); default end of the month; at most 366 days. */
                 end_at?: string;
                 /** @description Your own reservation tokens: their held places count as free for you. */
                 reservations?: string[];
@@ -29295,7 +30326,7 @@ export interface operations {
     listTourStartTimes: {
         parameters: {
             query?: {
-                /** @description Last day (YYYY-MM-DD); default end of the month; at most 31 days. */
+                /** @description Last day (YYYY-MM-DD); default end of the month; at most 366 days. */
                 end_at?: string;
                 language_id?: number;
                 participants?: number;
@@ -30712,6 +31743,8 @@ export interface operations {
                      *       "version": {
                      *         "api": "4.4",
                      *         "system": "0.1.0",
+                     *         "release": "0.1.0",
+                     *         "time": "2026-11-27T15:10:04.317Z",
                      *         "zone": "Europe/Berlin",
                      *         "currency": "EUR",
                      *         "per_page": 25
@@ -30723,7 +31756,11 @@ export interface operations {
                             api: string;
                             currency: string;
                             per_page: number;
+                            /** @description The release of the running server (its package version). */
+                            release: string;
                             system: string;
+                            /** @description When the running server started (ISO 8601). */
+                            time: string;
                             zone: string;
                         };
                     };

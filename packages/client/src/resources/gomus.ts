@@ -18,6 +18,11 @@ const EP = {
   dateLanguages: endpoint('GET', '/dates/languages', master),
   categories: { events: endpoint('GET', '/events/categories', master), tours: endpoint('GET', '/tours/categories', master) },
   tourPrices: endpoint('GET', '/tours/{id}/prices', master),
+  lookups: {
+    countries: endpoint('GET', '/countries', master),
+    states: endpoint('GET', '/states', master),
+    dispatch_modes: endpoint('GET', '/dispatch_modes', master),
+  },
   tags: Object.fromEntries(
     (['events', 'tours'] as const).map((of) => [of, Object.fromEntries(TAG_COLLECTIONS.map((k) => [k, endpoint('GET', `/${of}/${k}`, master)]))]),
   ) as Record<'events' | 'tours', Record<TagCollection, ReturnType<typeof endpoint>>>,
@@ -93,6 +98,14 @@ export class Gomus {
   /** go~mus `GET /tours/:id/prices`. */
   tourPrices(id: number, query: { date?: string; time?: string; participants?: number; language_id?: number } = {}, o: ReadOptions = {}): Promise<TourPrices> {
     return this.core.json(EP.tourPrices, { ...o, params: { id }, query }) as Promise<TourPrices>;
+  }
+
+  /**
+   * go~mus lookup lists: `countries` (ISO codes named in `locale`), `states` (Atrium keeps none:
+   * empty) and `dispatch_modes` (how tickets reach the visitor: e-mail). One page of `per_page`.
+   */
+  async lookup(kind: 'countries' | 'states' | 'dispatch_modes', query: { page?: number; per_page?: number; locale?: string } = {}, o: ReadOptions = {}): Promise<Array<{ id: number; name: string; code?: string; country_id?: number }>> {
+    return ((await this.core.json(EP.lookups[kind], { ...o, query })) as Record<string, Array<{ id: number; name: string }>>)[kind] ?? [];
   }
 
   /** go~mus tag collections (`/events/age_groups`, `/tours/grades`, …): Atrium keeps none, so these are empty. */

@@ -11,6 +11,7 @@ export type OrderPayments = OkBody<`${A}/orders/{id}/payments`, 'get'>;
 export type Payment = OrderPayments['payments'][number];
 export type Refund = OrderPayments['refunds'][number];
 export type Checkout = OkBody<`${A}/orders/{id}/checkout`, 'post'>;
+export type PaymentsReport = OkBody<`${A}/reports/payments`, 'get'>;
 
 const EP = {
   list: endpoint('GET', '/orders/{id}/payments', { secret: ['id'] }),
@@ -19,6 +20,7 @@ const EP = {
   confirm: endpoint('POST', '/orders/{id}/payments/{payment_id}/confirm', { secret: ['id'] }),
   refund: endpoint('POST', '/orders/{id}/refunds', { secret: ['id'] }),
   retry: endpoint('POST', '/orders/{id}/refunds/{refund_id}/retry', { secret: ['id'] }),
+  report: endpoint('GET', '/reports/payments'),
 };
 
 export class Payments {
@@ -34,6 +36,13 @@ export class Payments {
   /** Starts a payment of what is due on a provider's page; send the visitor to `redirect_url`. */
   async checkout(orderIdOrToken: number | string, body: BodyOf<`${A}/orders/{id}/checkout`, 'post'>, o: WriteOptions = {}): Promise<Checkout> {
     return (await this.core.http.send(EP.checkout, { ...o, params: { id: orderIdOrToken }, body })).body as Checkout;
+  }
+  /**
+   * Payments confirmed and refunds done per provider and museum-local day, `from`..`to` (at most
+   * 366 days), for reconciling with the providers' payouts. Never cached.
+   */
+  async report(query: { from: string; to: string; museum_id?: number }, o: ReadOptions = {}): Promise<PaymentsReport> {
+    return (await this.core.http.send(EP.report, { ...o, query })).body as PaymentsReport;
   }
   /** The visitor is back from the provider's page: the server asks the provider and settles the order. */
   async confirm(orderIdOrToken: number | string, paymentId: number, o: WriteOptions = {}): Promise<Payment> {
