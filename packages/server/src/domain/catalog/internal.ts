@@ -85,18 +85,18 @@ export function bookableFor(p: Principal, product: Sellable): boolean {
 
 export const isUser = (p: Principal) => p.kind === 'account' && p.access === 'user';
 
+/** What GET /events and GET /tours filter by. */
+export interface ProductListInput extends ListInput {
+  by_museum_ids?: number[] | undefined;
+  by_exhibition_ids?: number[] | undefined;
+  by_featured?: boolean | undefined;
+  by_category_ids?: number[] | undefined;
+  by_categories?: string[] | undefined;
+  by_language_ids?: number[] | undefined;
+}
+
 /** The filters of GET /events and GET /tours, for their page queries. */
-export function productFilter(
-  ctx: Ctx,
-  input: ListInput & {
-    by_museum_ids?: number[] | undefined;
-    by_exhibition_ids?: number[] | undefined;
-    by_featured?: boolean | undefined;
-    by_category_ids?: number[] | undefined;
-    by_categories?: string[] | undefined;
-    by_language_ids?: number[] | undefined;
-  },
-): ProductFilter {
+export function productFilter(ctx: Ctx, input: ProductListInput): ProductFilter {
   return {
     viewer: ctx.principal,
     museumIds: input.by_museum_ids,

@@ -1,18 +1,11 @@
 import { eventsPageQuery, type EventRow } from '../../db/repositories/catalog/lists.ts';
 import type { Ctx } from '../context.ts';
 import { callerKey, localeKey, pageOfJson, pageOfViews, windowOf, type JsonOut, type PagePlan } from './fragments.ts';
-import { paging, productFilter, resolveLocale, type ListInput, type Page } from './internal.ts';
+import { paging, productFilter, resolveLocale, type Page, type ProductListInput } from './internal.ts';
 import { eventView, type View } from './views.ts';
 import { categoryRef } from './categories.ts';
 
-export interface ListEventsInput extends ListInput {
-  by_museum_ids?: number[] | undefined;
-  by_exhibition_ids?: number[] | undefined;
-  by_featured?: boolean | undefined;
-  by_category_ids?: number[] | undefined;
-  by_categories?: string[] | undefined;
-  by_language_ids?: number[] | undefined;
-}
+export type ListEventsInput = ProductListInput;
 
 export async function listEvents(ctx: Ctx, input: ListEventsInput): Promise<Page<View>> {
   return pageOfViews(ctx, eventsPlan(ctx, input));

@@ -1,18 +1,11 @@
 import { toursPageQuery, type TourRow } from '../../db/repositories/catalog/lists.ts';
 import type { Ctx } from '../context.ts';
 import { callerKey, localeKey, pageOfJson, pageOfViews, windowOf, type JsonOut, type PagePlan } from './fragments.ts';
-import { paging, productFilter, resolveLocale, type ListInput, type Page } from './internal.ts';
+import { paging, productFilter, resolveLocale, type Page, type ProductListInput } from './internal.ts';
 import { tourView, type View } from './views.ts';
 import { categoryRef } from './categories.ts';
 
-export interface ListToursInput extends ListInput {
-  by_museum_ids?: number[] | undefined;
-  by_exhibition_ids?: number[] | undefined;
-  by_featured?: boolean | undefined;
-  by_category_ids?: number[] | undefined;
-  by_categories?: string[] | undefined;
-  by_language_ids?: number[] | undefined;
-}
+export type ListToursInput = ProductListInput;
 
 export async function listTours(ctx: Ctx, input: ListToursInput): Promise<Page<View>> {
   return pageOfViews(ctx, toursPlan(ctx, input));
