@@ -1,20 +1,12 @@
 // Reads the audit log, newest first, filtered by actor, action, entity and time. Staff with a
 // museum scope see only entries of their museums (entries without a museum are instance-wide and
 // shown to unscoped staff only).
-import { searchAuditEntries } from '../../db/repositories/audit.ts';
+import { searchAuditEntries, type AuditFilter } from '../../db/repositories/audit.ts';
 import type { Ctx } from '../context.ts';
 import { inMuseumScope } from '../principal.ts';
 
-export interface SearchAuditInput {
-  actor?: string;
-  action?: string;
-  entityType?: string;
-  entityId?: string;
-  from?: Date;
-  to?: Date;
-  limit?: number;
-  beforeId?: number;
-}
+/** The repository's filter less the museum scope, which comes from the caller. */
+export type SearchAuditInput = Omit<AuditFilter, 'museumIds'> & { limit?: number };
 
 export async function searchAudit(ctx: Ctx, input: SearchAuditInput) {
   const p = ctx.principal;
