@@ -1,12 +1,12 @@
 // Everything a domain verb needs, passed explicitly: the database (pool handle or transaction),
 // the caller, the clock and the instance settings. Verbs are `verb(ctx, input)`.
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import type { Clock } from './clock.ts';
 import type { Principal } from './principal.ts';
 
 export interface Ctx {
-  db: Db;
+  db: DbOrTx;
   principal: Principal;
   clock: Clock;
   config: Config;

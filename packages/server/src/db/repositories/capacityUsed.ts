@@ -7,6 +7,7 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../client.ts';
+import { poolFor } from '../transaction.ts';
 import { capacityAllocations as ca } from '../schema/index.ts';
 
 /** `now`: the instant, or a placeholder for it in a statement rendered once. */
@@ -28,10 +29,10 @@ export type UsedRow = { resource_id: number; slot_start: Date; used: number };
 
 /** Used quantity per resource and slot start in [from, to); `free`: holds counted as free. */
 export async function usedRows(
-  db: Db,
+  db: DbOrTx,
   q: { resource: string; resourceIds: number[]; from: Date; to: Date; now: Date; free: number[] },
 ): Promise<UsedRow[]> {
-  const r = await db.$client.query<UsedRow>({ name: 'atrium_used_capacity', text: USED_SQL, values: [q.resource, q.resourceIds, q.from, q.to, q.now, q.free] });
+  const r = await poolFor(db, 'the used-capacity read').query<UsedRow>({ name: 'atrium_used_capacity', text: USED_SQL, values: [q.resource, q.resourceIds, q.from, q.to, q.now, q.free] });
   return r.rows;
 }
 

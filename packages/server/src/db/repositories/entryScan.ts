@@ -3,7 +3,8 @@
 // batch forms). See docs/adr/0027-scans-without-a-held-lock.md and 0031-scan-read-inlined.md.
 import type pg from 'pg';
 import { Batcher, type BatchAnswer } from '../batcher.ts';
-import type { Db } from '../client.ts';
+import type { DbOrTx } from '../client.ts';
+import { poolFor } from '../transaction.ts';
 import { dbError } from '../errors.ts';
 
 // One statement (entry_scan_targets: a SQL function inlined into this prepared statement, whose
@@ -31,8 +32,8 @@ function reader(pool: pg.Pool): Batcher<TargetQuery, TargetRow> {
 }
 
 /** The row of entry_scan_targets for one barcode (and device_scan_id), batched with others. */
-export function readScanTargetRow(db: Db, q: TargetQuery): Promise<TargetRow> {
-  return reader(db.$client).submit(q);
+export function readScanTargetRow(db: DbOrTx, q: TargetQuery): Promise<TargetRow> {
+  return reader(poolFor(db, 'the scan-target read')).submit(q);
 }
 
 // Group commit for scans, as orders have it (ADR 0010): scans decided while earlier ones are being
@@ -81,6 +82,6 @@ export function scanBatches(pool: pg.Pool): Batcher<string, StoreResult> {
 }
 
 /** Stores one decided scan (its entry_scan_store payload, serialised), batched with others. */
-export function storeScanPayload(db: Db, json: string): Promise<StoreResult> {
-  return scanBatches(db.$client).submit(json);
+export function storeScanPayload(db: DbOrTx, json: string): Promise<StoreResult> {
+  return scanBatches(poolFor(db, 'storing a scan')).submit(json);
 }

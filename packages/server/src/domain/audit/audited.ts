@@ -8,7 +8,7 @@ import { recordAudit, type AuditEntry } from './recordAudit.ts';
 
 export async function audited<T>(ctx: StaffCtx, run: (tx: StaffCtx) => Promise<T>, entries: (result: T) => AuditEntry | AuditEntry[]): Promise<T> {
   return transaction(ctx.db, async (tx) => {
-    const txCtx: StaffCtx = { ...ctx, db: tx as unknown as Db };
+    const txCtx: StaffCtx = { ...ctx, db: tx };
     const result = await run(txCtx);
     for (const e of [entries(result)].flat()) await recordAudit(txCtx, ctx.staff, e);
     return result;

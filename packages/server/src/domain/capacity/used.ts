@@ -1,7 +1,7 @@
 // Used capacity for availability reads. The definition of "used" and its statements live in
 // db/repositories/capacityUsed.ts; claims apply the same rule under the lock inside
 // capacity_claim (src/db/sql/capacity_claim.sql).
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { liveTourRuns, usedRows, type UsedRow } from '../../db/repositories/capacityUsed.ts';
 import { Coalescer } from './coalesce.ts';
 import type { Resource } from './types.ts';
@@ -17,7 +17,7 @@ const coalescers = new WeakMap<object, Coalescer<UsedRow[]>>();
  * `freeReservationIds`: holds that count as free for this caller (its own `reservations[]`).
  */
 export async function usedCapacity(
-  db: Db,
+  db: DbOrTx,
   now: Date,
   q: { resource: Resource; resourceIds: number[]; from: Date; to: Date; freeReservationIds?: number[] },
 ): Promise<Map<string, number>> {

@@ -1,6 +1,6 @@
 // Shared lookups of the entry area: a barcode with everything its rules need and its entry state,
 // the scan view the API answers with, and the museum's display language.
-import type { Db } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { readScanTargetRow } from '../../db/repositories/entryScan.ts';
 import type { Config } from '../../config.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
@@ -46,7 +46,7 @@ export interface ScanTarget {
  * One statement, shared by reads arriving together, that locks nothing: the scan stores its
  * decision only over the state read here (docs/adr/0027-scans-without-a-held-lock.md).
  */
-export async function readScanTarget(db: Db, code: string | null, device: { accountId: number; deviceScanId: string | null } | null = null): Promise<ScanTarget> {
+export async function readScanTarget(db: DbOrTx, code: string | null, device: { accountId: number; deviceScanId: string | null } | null = null): Promise<ScanTarget> {
   const r = await readScanTargetRow(db, { code, accountId: device?.accountId ?? null, deviceScanId: device?.deviceScanId ?? null });
   const seenScanId = r.seen_scan_id === null ? null : Number(r.seen_scan_id);
   if (r.barcode_id === null) return { facts: null, state: null, seenScanId };

@@ -5,7 +5,7 @@
 // (docs/adr/0027-scans-without-a-held-lock.md); when another scan of the barcode got in between,
 // nothing is written and the caller reads and decides again. A scan not older than the barcode's last one continues from the stored state; an
 // older one (posted late from an offline device) replays the barcode's scans so the earliest wins.
-import type { Db } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { admittingScansOf } from '../../db/repositories/entry.ts';
 import { storeScanPayload } from '../../db/repositories/entryScan.ts';
 import type { Ctx } from '../context.ts';
@@ -52,7 +52,7 @@ interface Decision {
 }
 
 /** The verdict from the state as read (and, for a late offline scan, the barcode's other scans). */
-async function decide(db: Db, s: Stored): Promise<Decision> {
+async function decide(db: DbOrTx, s: Stored): Promise<Decision> {
   const f = s.facts;
   const stored = s.state;
   const out: Decision = { result: s.fixed ?? 'valid', entriesUsed: stored?.entriesUsed ?? 0, state: null, revise: [], scannedAt: s.scannedAt, replayed: false };
@@ -88,7 +88,7 @@ export interface StoredScan {
 }
 
 /** Decides and writes the scan; null when the state moved on (decide again). */
-export async function storeScan(db: Db, ctx: Ctx, s: Stored): Promise<StoredScan | null> {
+export async function storeScan(db: DbOrTx, ctx: Ctx, s: Stored): Promise<StoredScan | null> {
   const f = s.facts;
   const d = await decide(db, s);
   const locale = doorLocale(ctx.config);

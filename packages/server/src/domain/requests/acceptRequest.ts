@@ -16,7 +16,7 @@ export async function acceptRequest(ctx: Ctx, id: number): Promise<RequestView> 
   return decide(ctx, id, 'accepted', async (tx, row) => {
     const { items } = await reload(tx, row.id);
     // A transaction handle has Db's query API; its .transaction() opens a savepoint.
-    const inTx: Ctx = { ...ctx, db: tx as unknown as Db };
+    const inTx: Ctx = { ...ctx, db: tx };
     const { order } = await createOrder(inTx, {
       items: items.map((i) => ({
         type: 'Tour' as const,

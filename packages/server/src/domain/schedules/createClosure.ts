@@ -31,7 +31,7 @@ export async function createClosure(ctx: Ctx, input: ClosureInput): Promise<{ cl
     if (input.cancel_orders === true && items.length > 0) {
       // The cancel verb runs in a savepoint of this transaction, with system rights: the caller
       // may close the museum; which orders that touches is not limited by its own order rights.
-      const inTx = { ...systemCtx(ctx), db: tx as unknown as Db };
+      const inTx = { ...systemCtx(ctx), db: tx };
       for (const orderId of affected.order_ids) {
         await cancelOrder(inTx, String(orderId), { item_ids: items.filter((i) => i.orderId === orderId).map((i) => i.id) });
       }

@@ -40,7 +40,7 @@ export async function sellAtDesk(ctx: StaffCtx, input: DeskSale): Promise<{ orde
   const errors = check(input);
   if (errors.length) throw invalid('the sale could not be made', errors);
   return transaction(ctx.db, async (tx) => {
-    const txCtx: StaffCtx = { ...ctx, db: tx as unknown as Db };
+    const txCtx: StaffCtx = { ...ctx, db: tx };
     const { order, replayed } = await createOrder(txCtx, {
       foreign_id: `desk-${input.key}`,
       items: [{ type: 'Ticket', attributes: { id: input.ticketId, quantity: input.quantity, time: input.time } }],
