@@ -39,6 +39,7 @@ import { apiRoutes } from './http/api/routes/index.ts';
 import { gomusEntryRoutes } from './http/api/routes/entry/gomus.ts';
 import { consolePlugin } from './http/console/routes/plugin.ts';
 import { scanPage } from './http/scan/page.ts';
+import { octoRoutes } from './http/octo/plugin.ts';
 import { jsonBodies } from './http/api/json-text.ts';
 import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
@@ -178,6 +179,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
   await app.register(gomusEntryRoutes, { prefix: '/api/v3' });
   await app.register(scanPage);
+  // The OCTO endpoint for distribution platforms (docs/octo.md), in its own error shape.
+  await app.register(octoRoutes, { prefix: '/octo' });
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
   if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   if (opts.worker) {

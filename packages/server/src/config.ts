@@ -22,6 +22,8 @@ export interface Config {
   holdMinutes: number;
   holdMaxMinutes: number;
   orderPendingMinutes: number;
+  /** OCTO: a confirmed booking can be cancelled until this many hours before its start (docs/octo.md). */
+  octoCancellationCutoffHours: number;
   catalogMaxAge: number;
   lockTimeoutMs: number;
   /** Longest a read (GET/HEAD) waits for the database before a 503 with Retry-After. */
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     holdMinutes,
     holdMaxMinutes,
     orderPendingMinutes: int(env, 'ATRIUM_ORDER_PENDING_MINUTES', 30, 1, 7 * 24 * 60),
+    octoCancellationCutoffHours: int(env, 'ATRIUM_OCTO_CANCELLATION_CUTOFF_HOURS', 24, 0, 24 * 365),
     catalogMaxAge: int(env, 'ATRIUM_CATALOG_MAX_AGE', 300, 0, 86400),
     lockTimeoutMs: int(env, 'ATRIUM_LOCK_TIMEOUT_MS', 3000, 10, 60000),
     // Per request class (docs/operations.md, "Limits and their settings"; db/timeouts.ts).

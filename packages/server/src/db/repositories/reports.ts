@@ -45,7 +45,8 @@ export async function museumTitleRows(db: DbOrTx): Promise<Array<{ id: number; t
 //
 // Lines are grouped by (key, price, rate, tax mode, sign) and counted, not summed: VAT is rounded
 // per invoice line (documents/render/vat.ts, lineAmounts), so equal lines round equally and the
-// caller applies that one rule to each distinct line times its count.
+// caller applies that one rule to each distinct line times its count. OCTO test bookings
+// (orders.test_mode) never count.
 const KEYS: Record<SalesDimension, SQL> = {
   day: sql`to_char((l.at at time zone m.time_zone)::date, 'YYYY-MM-DD')`,
   ticket: sql`l.type || ':' || l.product_id`,
@@ -63,13 +64,13 @@ export async function salesLedgerRows(db: DbOrTx, range: ReportRange, by: SalesD
     with l as (
       select ${cols}, o.finalized_at as at, 1 as sign
         from orders o join order_items i on i.order_id = o.id
-       where o.finalized_at >= ${lo}::timestamptz and o.finalized_at < ${hi}::timestamptz
+       where o.finalized_at >= ${lo}::timestamptz and o.finalized_at < ${hi}::timestamptz and not o.test_mode
          and i.museum_id = any(${sql.param(ids)}::int[])
          and (i.status = 'active' or i.cancelled_at > o.finalized_at)
       union all
       select ${cols}, i.cancelled_at as at, -1 as sign
         from order_items i join orders o on o.id = i.order_id
-       where i.cancelled_at >= ${lo}::timestamptz and i.cancelled_at < ${hi}::timestamptz
+       where i.cancelled_at >= ${lo}::timestamptz and i.cancelled_at < ${hi}::timestamptz and not o.test_mode
          and i.museum_id = any(${sql.param(ids)}::int[])
          and i.status = 'cancelled' and o.finalized_at is not null and i.cancelled_at > o.finalized_at
     )

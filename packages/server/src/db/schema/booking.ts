@@ -101,6 +101,8 @@ export const orders = pgTable(
     /** Box-office sales (migration 0019): cash | card | invoice, and the staff user who sold it. */
     paymentMethod: text(),
     staffUserId: integer(),
+    /** OCTO test bookings (`Octo-Env: test`, migration 0038): kept out of the sales reports. */
+    testMode: boolean().notNull().default(false),
   },
   (t) => [
     uniqueIndex('orders_account_foreign_id').on(t.accountId, t.foreignId),

@@ -154,3 +154,14 @@ function left(t: TicketRow, s: PlannedSlot, u: DayUsage): number {
   for (let i = 0; i < s.keys.length; i++) n = Math.min(n, Math.max(0, s.caps[i]! - (u.used.get(s.keys[i]!) ?? 0)));
   return n;
 }
+
+/**
+ * The slots of `ticketDay` with the capacity each draws on as well (the smallest of its quotas'
+ * capacities; null when no quota limits it), for answers that show how full a slot is.
+ */
+export function ticketDayDetail(t: TicketRow, date: string, now: Date, u: DayUsage): Array<SlotLeft & { capacity: number | null }> {
+  const slots = slotPlan(t, date, u);
+  if (slots.length === 0) return [];
+  const past = pastTest(t, date, now);
+  return slots.map((s) => ({ start: s.start, left: past(s) ? 0 : left(t, s, u), capacity: s.caps.length ? Math.min(...s.caps) : null }));
+}

@@ -8,7 +8,19 @@ import { DomainError, type ErrorCode } from '../../../domain/errors.ts';
 import { dbError } from '../../../db/errors.ts';
 import { STATUS } from '../../status.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Routes of another protocol (the OCTO endpoint, http/octo) answer refusals made before their
+     * handler (token, access, rate limit) in their own error shape.
+     */
+    errorShape?: (req: FastifyRequest, reply: FastifyReply, err: DomainError) => FastifyReply;
+  }
+}
+
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: DomainError) {
+  const shape = req.routeOptions?.config?.errorShape;
+  if (shape) return shape(req, reply, err);
   const status = STATUS[err.code];
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   const body: Record<string, unknown> = { error: err.message };
