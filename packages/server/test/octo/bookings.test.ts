@@ -116,6 +116,10 @@ test('Booking Cancellation (reservation and booking), Get Booking, List Bookings
   booking(got.body, 'got');
   assert.equal(got.body.status, 'CONFIRMED');
   booking((await w.call('GET', `/bookings/${hold.uuid}`)).body, 'got cancelled');
+  const rich = await w.call('GET', `/bookings/${sold.uuid}`, undefined, { headers: { 'octo-capabilities': 'octo/pricing, octo/content', 'accept-language': 'en' } });
+  valid(octo.zBooking.and(octo.zBookingPricing), rich.body, 'booking with pricing and content');
+  valid(octo.zProduct.and(octo.zProductContent).and(octo.zProductPricing), rich.body.product, 'embedded product with content');
+  assert.equal(rich.body.product.title, 'Admission regular');
   const del = await w.call('DELETE', `/bookings/${sold.uuid}`, { reason: 'ill' });
   assert.deepEqual([del.body.status, del.body.cancellation.refund], ['CANCELLED', 'FULL']);
   octoError(await w.call('POST', '/bookings/invalidUUID/cancel', {}), 'INVALID_BOOKING_UUID');
