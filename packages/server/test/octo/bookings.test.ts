@@ -171,3 +171,15 @@ test('confirm after the hold expired; cancel after the cutoff; test mode stays o
   const afterLive = await salesReport(staff, { from: '2026-12-01', to: '2026-12-01', by: 'day' });
   assert.notDeepEqual(afterLive.total, before.total);
 });
+
+test('Availability Check Status: LIMITED once less than half of a slot is left, SOLD_OUT at none', async () => {
+  const at = '2026-12-06T10:00';
+  for (const n of [10, 10, 10]) assert.equal((await reserve({ availabilityId: at, unitItems: units(n) })).status, 200);
+  const status = async () => (await w.call('POST', '/availability', { productId: w.slotted, optionId: 'DEFAULT', availabilityIds: [at] })).body[0];
+  assert.deepEqual([(await status()).status, (await status()).vacancies], ['AVAILABLE', 30]);
+  assert.equal((await reserve({ availabilityId: at, unitItems: units(1) })).status, 200);
+  const limited = await status();
+  assert.deepEqual([limited.status, limited.vacancies, limited.capacity, limited.available], ['LIMITED', 29, 60, true]);
+  const day = await w.call('POST', '/availability/calendar', { productId: w.slotted, optionId: 'DEFAULT', localDateStart: '2026-12-06', localDateEnd: '2026-12-06' });
+  assert.deepEqual([day.body[0].status, day.body[0].vacancies], ['AVAILABLE', 15 * 60 - 31]);
+});
