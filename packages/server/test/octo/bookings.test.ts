@@ -116,6 +116,10 @@ test('Booking Cancellation (reservation and booking), Get Booking, List Bookings
   booking(got.body, 'got');
   assert.equal(got.body.status, 'CONFIRMED');
   booking((await w.call('GET', `/bookings/${hold.uuid}`)).body, 'got cancelled');
+  const rich = await w.call('GET', `/bookings/${sold.uuid}`, undefined, { headers: { 'octo-capabilities': 'octo/pricing, octo/content', 'accept-language': 'en' } });
+  valid(octo.zBooking.and(octo.zBookingPricing), rich.body, 'booking with pricing and content');
+  valid(octo.zProduct.and(octo.zProductContent).and(octo.zProductPricing), rich.body.product, 'embedded product with content');
+  assert.equal(rich.body.product.title, 'Admission regular');
   const del = await w.call('DELETE', `/bookings/${sold.uuid}`, { reason: 'ill' });
   assert.deepEqual([del.body.status, del.body.cancellation.refund], ['CANCELLED', 'FULL']);
   octoError(await w.call('POST', '/bookings/invalidUUID/cancel', {}), 'INVALID_BOOKING_UUID');
@@ -166,4 +170,16 @@ test('confirm after the hold expired; cancel after the cutoff; test mode stays o
   await w.call('POST', `/bookings/${live.uuid}/confirm`, { contact });
   const afterLive = await salesReport(staff, { from: '2026-12-01', to: '2026-12-01', by: 'day' });
   assert.notDeepEqual(afterLive.total, before.total);
+});
+
+test('Availability Check Status: LIMITED once less than half of a slot is left, SOLD_OUT at none', async () => {
+  const at = '2026-12-06T10:00';
+  for (const n of [10, 10, 10]) assert.equal((await reserve({ availabilityId: at, unitItems: units(n) })).status, 200);
+  const status = async () => (await w.call('POST', '/availability', { productId: w.slotted, optionId: 'DEFAULT', availabilityIds: [at] })).body[0];
+  assert.deepEqual([(await status()).status, (await status()).vacancies], ['AVAILABLE', 30]);
+  assert.equal((await reserve({ availabilityId: at, unitItems: units(1) })).status, 200);
+  const limited = await status();
+  assert.deepEqual([limited.status, limited.vacancies, limited.capacity, limited.available], ['LIMITED', 29, 60, true]);
+  const day = await w.call('POST', '/availability/calendar', { productId: w.slotted, optionId: 'DEFAULT', localDateStart: '2026-12-06', localDateEnd: '2026-12-06' });
+  assert.deepEqual([day.body[0].status, day.body[0].vacancies], ['AVAILABLE', 15 * 60 - 31]);
 });

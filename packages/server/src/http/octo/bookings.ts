@@ -128,10 +128,13 @@ export async function bookingRoutes(app: FastifyInstance) {
   app.post<UuidParams>('/bookings/:uuid/confirm', { config, schema }, async (req) => {
     const uuid = req.params.uuid;
     const b = bodyOf(req);
-    const current = await onBooking(uuid, () => getOctoBooking(req.ctx, uuid));
-    const t = await ticketOfBooking(req, current);
-    if (!t) throw unprocessable('the product of this booking is no longer sold');
-    const unitItems = unitItemsIn(b.unitItems, t, false);
+    // The booking is read first only when unit items must be checked against its product.
+    let unitItems: OctoUnitItemRecord[] | undefined;
+    if (b.unitItems !== undefined) {
+      const t = await ticketOfBooking(req, await onBooking(uuid, () => getOctoBooking(req.ctx, uuid)));
+      if (!t) throw unprocessable('the product of this booking is no longer sold');
+      unitItems = unitItemsIn(b.unitItems, t, false);
+    }
     const booking = await onBooking(uuid, () =>
       confirmOctoBooking(req.ctx, uuid, { contact: contactIn(b.contact) ?? {}, resellerReference: text(b.resellerReference, 'resellerReference'), unitItems }),
     );
