@@ -35,7 +35,7 @@ export async function shopWorld(opts: { capacity?: number; env?: Record<string, 
   const day = f.localDate(3);
   const ev = await f.event(db, { museumId: m.id, title: { de: 'Kuratorengespräch', en: 'Curator talk' }, priceCents: 500 });
   const date = await f.eventDate(db, { eventId: ev.id, startAt: zonedInstant(day, 15 * 60, 'Europe/Berlin'), seatsMax: 10, languageId: de.id });
-  const tour = await f.tour(db, { museumId: m.id, languageIds: [de.id, en.id], minPersons: 1, maxPersons: 20, windowStart: 600, windowEnd: 960, step: 60 });
+  const tour = await f.tour(db, { museumId: m.id, languageIds: [de.id, en.id], minPersons: 1, maxPersons: 20, windowStart: 600, windowEnd: 960, step: 60, vatPct: 19 });
   return {
     t, museumId: m.id, regular: regular.id, reduced: reduced.id, dayTicket: dayT.id, eventId: ev.id, dateId: date.id, tourId: tour.id, langs: [de.id, en.id], day,
     slot: (min) => zonedInstant(day, min, 'Europe/Berlin').toISOString(),
@@ -64,8 +64,9 @@ export class Visitor {
   }
 
   async post(url: string, form: Record<string, string | number>, opts: { csrf?: string } = {}): Promise<LightMyRequestResponse> {
-    if (!this.csrf) await this.get('/shop');
-    const body = new URLSearchParams({ _csrf: opts.csrf ?? this.csrf, ...Object.fromEntries(Object.entries(form).map(([k, v]) => [k, String(v)])) }).toString();
+    if (!this.cookies.atrium_shop) await this.get('/shop');
+    // The page's hidden field carries the visitor cookie's value (double submit).
+    const body = new URLSearchParams({ _csrf: opts.csrf ?? (this.csrf || this.cookies.atrium_shop!), ...Object.fromEntries(Object.entries(form).map(([k, v]) => [k, String(v)])) }).toString();
     const res = await this.t.app.inject({
       method: 'POST', url, cookies: this.cookies, payload: body, remoteAddress: this.opts.ip ?? '127.0.0.1',
       headers: { ...this.headers(), 'content-type': 'application/x-www-form-urlencoded' },
@@ -91,4 +92,19 @@ export async function addTickets(v: Visitor, w: ShopWorld, o: { regular?: number
 
 export async function checkout(v: Visitor, o: { name?: string; surname?: string; email?: string } = {}) {
   return v.post('/shop/checkout', { name: o.name ?? 'Ada', surname: o.surname ?? 'Lovelace', email: o.email ?? 'ada@example.org', consent: 'yes' });
+}
+
+/** Pays a pending order with the demo provider: the pay form, the demo page's button, the return. */
+export async function payWithDemo(v: Visitor, t: TestApp, orderPath: string) {
+  const pay = await v.post(`${orderPath}/pay`, { provider: 'demo' });
+  const demoUrl = new URL(redirectOf(pay));
+  assert.match(demoUrl.pathname, /^\/api\/v4\/payments\/demo\/demo_/);
+  const page = await t.app.inject({ method: 'GET', url: demoUrl.pathname });
+  assert.equal(page.statusCode, 200);
+  const done = await t.app.inject({ method: 'POST', url: demoUrl.pathname, payload: 'outcome=paid', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(done.statusCode, 200, done.body);
+  const back = /href="([^"]+)"/.exec(done.body)![1]!.replace(/&#38;/g, '&');
+  const ret = await v.get(new URL(back).pathname);
+  assert.equal(redirectOf(ret), orderPath);
+  return v.get(orderPath);
 }
