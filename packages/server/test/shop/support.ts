@@ -22,8 +22,8 @@ export interface ShopWorld {
   slot(min: number): string;
 }
 
-export async function shopWorld(opts: { capacity?: number; env?: Record<string, string> } = {}): Promise<ShopWorld> {
-  const t = await testApp({ env: { ATRIUM_DEMO: 'true', ...opts.env } });
+export async function shopWorld(opts: { capacity?: number; env?: Record<string, string>; testing?: { disableCapacityLocks: boolean } } = {}): Promise<ShopWorld> {
+  const t = await testApp({ env: { ATRIUM_DEMO: 'true', ...opts.env }, ...(opts.testing ? { testing: opts.testing } : {}) });
   const db = t.database.db;
   const m = await f.museum(db);
   const q = await f.quota(db, { museumId: m.id, capacity: opts.capacity ?? 40 });
