@@ -16,6 +16,16 @@ export interface ShopLimits {
 }
 
 export const DEFAULT_LIMITS: ShopLimits = { perVisitor: 30, perAddress: 120, placesPerCart: 30 };
+
+/**
+ * The defaults, or ATRIUM_SHOP_HOLDS_PER_VISITOR / ATRIUM_SHOP_HOLDS_PER_ADDRESS (whole numbers
+ * 1..1,000,000) where set: a load test from one address, or a kiosk network, needs more. Read
+ * here until the shop's settings carry them.
+ */
+export function limitsFromEnv(env: Record<string, string | undefined>): ShopLimits {
+  const n = (v: string | undefined, d: number) => (v && /^\d{1,7}$/.test(v) && Number(v) >= 1 ? Number(v) : d);
+  return { ...DEFAULT_LIMITS, perVisitor: n(env.ATRIUM_SHOP_HOLDS_PER_VISITOR, DEFAULT_LIMITS.perVisitor), perAddress: n(env.ATRIUM_SHOP_HOLDS_PER_ADDRESS, DEFAULT_LIMITS.perAddress) };
+}
 const WINDOW_MS = 10 * 60_000;
 
 export function shopLimiter(limits: ShopLimits) {

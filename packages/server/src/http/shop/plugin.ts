@@ -16,7 +16,7 @@ import { checkoutRoutes } from './routes/checkout.ts';
 import { orderRoutes } from './routes/order.ts';
 import { shopErrors, showError } from './errors.ts';
 import { shopLocale, type ShopLocale } from './i18n.ts';
-import { DEFAULT_LIMITS, shopLimiter } from './limits.ts';
+import { limitsFromEnv, shopLimiter } from './limits.ts';
 import { csrfOk, LANG_COOKIE, shopHeaders } from './security.ts';
 import type { ShopDeps } from './deps.ts';
 
@@ -51,7 +51,7 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
       if (req.method === 'POST' && !csrfOk(req)) return showError(req, reply, 403, 'error.csrf');
     });
     shopErrors(app);
-    const limiter = shopLimiter(deps.limits ?? DEFAULT_LIMITS);
+    const limiter = shopLimiter(deps.limits ?? limitsFromEnv(process.env));
     await app.register(assetRoutes);
     await app.register(catalogRoutes);
     await app.register(cartRoutes(limiter));
