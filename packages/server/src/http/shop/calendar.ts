@@ -75,7 +75,9 @@ export async function ticketMonth(ctx: Ctx, ticketId: number, zone: string, aske
   return grid(month, today, (d) => {
     const l = left.get(d);
     if (l === null || l === undefined) return bookable.get(d) ? 'available' : 'closed';
-    if (!bookable.get(d)) return 'soldout';
+    // Not bookable with places left (the day's last entry passed, outside the ticket's
+    // validity): closed for sale rather than sold out.
+    if (!bookable.get(d)) return l > 0 ? 'closed' : 'soldout';
     return l <= FEW_LEFT ? 'few' : 'available';
   });
 }
