@@ -40,6 +40,8 @@ import { gomusEntryRoutes } from './http/api/routes/entry/gomus.ts';
 import { consolePlugin } from './http/console/routes/plugin.ts';
 import { scanPage } from './http/scan/page.ts';
 import { octoRoutes } from './http/octo/plugin.ts';
+import { shopPlugin } from './http/shop/plugin.ts';
+import type { ShopLimits } from './http/shop/limits.ts';
 import { jsonBodies } from './http/api/json-text.ts';
 import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
@@ -63,6 +65,8 @@ export interface AppOptions {
    * faster. Off by default, so an app built for tests compiles every schema as before.
    */
   lazySchemas?: boolean;
+  /** The shop's per-visitor and per-address limits (src/http/shop/limits.ts); defaults when absent. */
+  shopLimits?: ShopLimits;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -183,6 +187,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(octoRoutes, { prefix: '/octo' });
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
   if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
+  // The visitor shop, another transport over the same verbs (docs/api-contract.md §20).
+  await app.register(shopPlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}), ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.shopLimits ? { limits: opts.shopLimits } : {}) }), { prefix: '/shop' });
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;

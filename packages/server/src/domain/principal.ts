@@ -4,7 +4,8 @@
 // admitted only by routes that list it.
 import type { RecordScope } from '../db/repositories/scope.ts';
 
-export type AccessClass = 'public' | 'user' | 'reseller' | 'entry';
+// 'shop': the visitor shop (src/http/shop) acting through its own account; never from a token.
+export type AccessClass = 'public' | 'user' | 'reseller' | 'entry' | 'shop';
 
 export const RIGHT_AREAS = ['orders', 'customers', 'requests', 'documents', 'catalog', 'webhooks', 'reports'] as const;
 export type RightArea = (typeof RIGHT_AREAS)[number];

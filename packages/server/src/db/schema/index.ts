@@ -13,3 +13,4 @@ export * from './staff.ts';
 export * from './staff-devices.ts';
 export * from './payments.ts';
 export * from './octo.ts';
+export * from './shop.ts';

@@ -32,7 +32,8 @@ const limited = (message: string) => new DomainError('HOLD_LIMIT_EXCEEDED', mess
 /** The account whose holds are limited for this caller, or null when no limit applies. */
 export function limitedAccount(ctx: Ctx): number | null {
   const p = ctx.principal;
-  if (p.kind !== 'account' || p.access === 'user') return null;
+  // The shop's account is shared by every visitor: the shop limits each visitor (src/http/shop).
+  if (p.kind !== 'account' || p.access === 'user' || p.access === 'shop') return null;
   const { holdLimitCount: maxCount, holdLimitShare: share } = ctx.config;
   if (maxCount <= 0 && share >= 100) return null;
   return p.accountId;

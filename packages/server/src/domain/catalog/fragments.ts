@@ -53,7 +53,7 @@ export interface PagePlan<R> {
 export function callerKey(p: Principal): string {
   if (p.kind === 'anonymous') return 'anon';
   const scope = p.museumIds.length ? [...p.museumIds].sort((a, b) => a - b).join(',') : '*';
-  if (p.access === 'public') return `pub:${scope}`;
+  if (p.access === 'public' || p.access === 'shop') return `pub:${scope}`;
   if (p.access === 'reseller') return `res${p.accountId}:${scope}`;
   return `usr:${scope}:${[...p.rights].sort().join(',')}`;
 }

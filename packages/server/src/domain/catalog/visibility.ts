@@ -1,6 +1,7 @@
 // Who sees and who may book a product (docs/api-contract.md §3, spec 1 "context-aware"). One definition used
 // by catalogue reads, availability, reservations and orders, so they can never disagree.
 //   anonymous / public token → products on the 'shop' channel
+//   the shop (src/http/shop)   → the same, and it may book them
 //   reseller                 → products on the 'reseller' channel, limited to the named resellers
 //                              when `resellerAccountIds` is non-empty
 //   user                     → everything, including back-office-only products
@@ -16,7 +17,7 @@ export interface Sellable {
 
 export function isVisibleTo(p: Principal, product: Sellable): boolean {
   if (!product.active || !inMuseumScope(p, product.museumId)) return false;
-  if (p.kind === 'anonymous' || p.access === 'public') return product.salesChannels.includes('shop');
+  if (p.kind === 'anonymous' || p.access === 'public' || p.access === 'shop') return product.salesChannels.includes('shop');
   if (p.access === 'reseller') {
     return (
       product.salesChannels.includes('reseller') &&

@@ -1,7 +1,7 @@
 // The one rule for which customers (personal data) an account may see, read, change, export or
 // erase (ADR 0015, docs/adr/0015-personal-data-scope-and-gdpr.md). It mirrors the scope of
 // orders and requests, so staff of one museum never reach the people of another:
-// - a reseller sees the customers its own account created;
+// - a reseller (and the visitor shop) sees the customers its own account created;
 // - a user token without a museum scope sees every customer of the instance;
 // - a user token scoped to museums sees the customers its own account created, those with an
 //   order or a request touching one of its museums, and those created by an account whose whole
@@ -18,7 +18,7 @@ import type { Principal } from '../principal.ts';
  */
 export function visibleCustomers(p: Principal): RecordScope {
   if (p.kind !== 'account' || p.access === 'public') return { kind: 'none' };
-  if (p.access === 'reseller') return { kind: 'account', accountId: p.accountId };
+  if (p.access === 'reseller' || p.access === 'shop') return { kind: 'account', accountId: p.accountId };
   if (p.museumIds.length === 0) return { kind: 'all' };
   return { kind: 'museums', museumIds: p.museumIds, alsoAccountId: p.accountId };
 }

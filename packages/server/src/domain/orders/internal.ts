@@ -38,7 +38,7 @@ export function statusAt(order: Pick<OrderRow, 'status' | 'expiresAt'>, now: Dat
  */
 export function orderScope(p: Principal): OrderScope {
   if (p.kind !== 'account') return { kind: 'none' };
-  if (p.access === 'reseller') return { kind: 'account', accountId: p.accountId };
+  if (p.access === 'reseller' || p.access === 'shop') return { kind: 'account', accountId: p.accountId };
   if (p.access === 'user' && hasRight(p, 'orders', 'read')) {
     return p.museumIds.length === 0 ? { kind: 'all' } : { kind: 'museums', museumIds: p.museumIds };
   }

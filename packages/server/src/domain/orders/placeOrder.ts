@@ -55,7 +55,7 @@ export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<O
           foreignId: p.foreignId,
           token: randomBytes(16).toString('base64url'),
           status: p.finalize ? 'finalized' : 'pending',
-          source: ctx.principal.access === 'reseller' ? 'resellershop' : 'api',
+          source: ctx.principal.access === 'reseller' ? 'resellershop' : ctx.principal.access === 'shop' ? 'shop' : 'api',
           customerId: p.customerId,
           comment: p.comment,
           reference: p.reference,

@@ -34,7 +34,7 @@ export function visibleShape(p: Viewer): string {
 /** `isVisibleTo` as a condition. */
 export function visibleSql(p: Viewer, t: SellableColumns): SQL {
   const parts: Array<SQL | undefined> = [sql`${t.active} = true`, inScopeSql(p, t.museumId)];
-  if (p.kind === 'anonymous' || p.access === 'public') {
+  if (p.kind === 'anonymous' || p.access === 'public' || p.access === 'shop') {
     parts.push(sql`'shop' = any(${t.salesChannels})`);
   } else if (p.access === 'reseller') {
     parts.push(

@@ -28,7 +28,8 @@ export const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (req) => ({ access: req.principal.access, museums: [...req.principal.museumIds] }),
+    // A token never resolves to the shop's principal (that one exists only inside src/http/shop).
+    async (req) => ({ access: req.principal.access as 'public' | 'user' | 'reseller' | 'entry', museums: [...req.principal.museumIds] }),
   );
 
   app.get(

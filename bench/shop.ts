@@ -1,0 +1,99 @@
+// The visitor shop against the JSON API for the same data: the shop's home page against the
+// public ticket list, an offer's month calendar against /tickets/calendar, and a day's slot page
+// against /tickets/:id/capacity (goal: shop/API ≥ 0.5, shop p99 ≤ 100 ms); then whole checkout
+// flows per second (a visitor's first page, two tickets into the cart, details, the pending
+// order, the demo payment and the confirmation page), from BENCH_FLOWS_CONNECTIONS visitors.
+//   npx tsx bench/shop.ts        BENCH_SECONDS (4), BENCH_CONNECTIONS (20), BENCH_FLOWS_CONNECTIONS (10)
+import { benchDatabase } from './lib/db.ts';
+import { slotCatalogue } from './lib/catalogue.ts';
+import { load } from './lib/load.ts';
+import { startAtrium } from './lib/servers.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const FLOW_CONNECTIONS = Number(process.env.BENCH_FLOWS_CONNECTIONS ?? 10);
+const db = await benchDatabase();
+const cat = await slotCatalogue(db.database.db, ['Admission', 'Reduced']);
+const server = await startAtrium(db.url, { ATRIUM_DEMO: 'true', ATRIUM_SHOP_HOLDS_PER_VISITOR: '1000000', ATRIUM_SHOP_HOLDS_PER_ADDRESS: '1000000' });
+const id = cat.ticketIds[0]!;
+const day = cat.slots[0]!.slice(0, 10);
+const month = day.slice(0, 7);
+const pairs: Array<[string, string, string]> = [
+  ['home', '/shop', '/api/v4/tickets'],
+  ['offer calendar', `/shop/tickets/${id}?month=${month}`, `/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}`],
+  ['slot page', `/shop/tickets/${id}?date=${day}`, `/api/v4/tickets/${id}/capacity?date=${day}`],
+];
+
+function lastOf(ym: string): string {
+  const [y, m] = ym.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
+const rows: string[] = [];
+try {
+  for (const [name, shop, api] of pairs) {
+    await load({ url: server.base + shop, connections: CONNECTIONS, seconds: 1 });
+    const s = await load({ url: server.base + shop, connections: CONNECTIONS, seconds: SECONDS });
+    await load({ url: server.base + api, connections: CONNECTIONS, seconds: 1 });
+    const a = await load({ url: server.base + api, connections: CONNECTIONS, seconds: SECONDS });
+    const bad = s.non2xx + s.errors + a.non2xx + a.errors;
+    rows.push(`${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms | API ${Math.round(a.rps)} req/s p99 ${a.p99.toFixed(1)} ms | ratio ${(s.rps / a.rps).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`);
+  }
+  rows.push(await flows(server.base));
+} finally {
+  await server.stop();
+  await db.dispose();
+}
+process.stdout.write(`\nShop vs JSON API — ${SECONDS} s per side, ${CONNECTIONS} connections\n${rows.join('\n')}\n`);
+
+/** One visitor's whole purchase, cookies kept by hand, redirects followed as a browser would. */
+async function flow(base: string, n: number): Promise<boolean> {
+  const jar = new Map<string, string>();
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const keep = (r: Response) => {
+    for (const c of r.headers.getSetCookie()) {
+      const [kv] = c.split(';');
+      const [k, v] = kv!.split('=');
+      jar.set(k!, v!);
+    }
+  };
+  const get = async (p: string) => {
+    const r = await fetch(base + p, { headers: { cookie: cookie() }, redirect: 'manual' });
+    keep(r);
+    await r.text();
+    return r;
+  };
+  const post = async (p: string, form: Record<string, string>) => {
+    const r = await fetch(base + p, { method: 'POST', redirect: 'manual', headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: jar.get('atrium_shop') ?? '', ...form }) });
+    keep(r);
+    await r.text();
+    return r;
+  };
+  await get('/shop');
+  const slot = cat.slots[n % cat.slots.length]!;
+  if ((await post('/shop/cart/tickets', { ticket: String(id), slot, [`q_${id}`]: '1', [`q_${cat.ticketIds[1]}`]: '1' })).status !== 303) return false;
+  const placed = await post('/shop/checkout', { name: 'Bench', surname: `Visitor ${n}`, email: `v${n}@example.org`, consent: 'yes' });
+  const order = placed.headers.get('location');
+  if (placed.status !== 303 || !order) return false;
+  const pay = await post(`${order}/pay`, { provider: 'demo' });
+  const demo = pay.headers.get('location');
+  if (!demo) return false;
+  // The demo provider names the configured address; the bench server listens on a free port.
+  const paid = await fetch(base + new URL(demo).pathname, { method: 'POST', body: 'outcome=paid', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  await paid.text();
+  await get(`${order}/return`);
+  return (await get(order)).status === 200;
+}
+
+async function flows(base: string): Promise<string> {
+  const end = Date.now() + SECONDS * 1000;
+  let done = 0;
+  let failed = 0;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: FLOW_CONNECTIONS }, async () => {
+      while (Date.now() < end) (await flow(base, n++).catch(() => false)) ? done++ : failed++;
+    }),
+  );
+  return `checkout flows   ${(done / SECONDS).toFixed(1)} paid orders/s (${FLOW_CONNECTIONS} visitors at once, 8 requests each)${failed ? `  ${failed} failed` : ''}`;
+}

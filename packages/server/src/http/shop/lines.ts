@@ -1,0 +1,52 @@
+// What a cart line shows: the offer's title, museum zone and deep link, read from the catalogue
+// (a line whose offer is gone says so instead of failing the page). No amounts: the order's
+// summary shows what the domain priced.
+import type { Ctx } from '../../domain/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { CartLine } from './cart.ts';
+import type { ShopLocale } from './i18n.ts';
+import { eventDateOf, museumOf, ticketOf, tourOf } from './offers.ts';
+
+export interface LineView {
+  n: number;
+  kind: CartLine['kind'];
+  title: string | null;
+  link: string;
+  start: Date;
+  zone: string;
+  quantity: number;
+  allDay: boolean;
+  language: string | null;
+}
+
+async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
+    throw err;
+  }
+}
+
+export async function describeLines(ctx: Ctx, lines: CartLine[], locale: ShopLocale): Promise<LineView[]> {
+  return Promise.all(
+    lines.map(async (l, i) => {
+      const base = { n: i + 1, kind: l.kind, start: new Date(l.start), quantity: l.quantity, allDay: false, language: null as string | null };
+      if (l.kind === 'ticket') {
+        const t = await orNull(ticketOf(ctx, l.id, locale));
+        const m = t ? await museumOf(ctx, t.museum_ids[0]!, locale) : undefined;
+        return { ...base, title: t?.title ?? null, link: `/shop/tickets/${l.id}`, zone: m?.time_zone ?? ctx.config.zone, allDay: t?.ticket_type === 'normal' };
+      }
+      if (l.kind === 'event') {
+        const d = await orNull(eventDateOf(ctx, l.id, locale));
+        const m = d ? await museumOf(ctx, d.museum_id, locale) : undefined;
+        return { ...base, title: d?.title ?? null, link: d ? `/shop/events/${d.event_id}` : '/shop', zone: m?.time_zone ?? ctx.config.zone, language: d?.language?.name ?? null };
+      }
+      const t = await orNull(tourOf(ctx, l.id, locale));
+      const m = t ? await museumOf(ctx, t.museum_id, locale) : undefined;
+      const languageId = l.kind === 'tour' ? l.languageId : 0;
+      const lang = t?.languages.find((x) => x.id === languageId)?.name ?? null;
+      return { ...base, title: t?.title ?? null, link: `/shop/tours/${l.id}`, zone: m?.time_zone ?? ctx.config.zone, language: lang };
+    }),
+  );
+}

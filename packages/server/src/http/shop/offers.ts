@@ -1,0 +1,76 @@
+// What the shop's pages show, read through the same catalogue and availability verbs as the JSON
+// API (as an anonymous caller: what the 'shop' channel offers). The views are the API's own
+// records; the types below name only the fields the pages use.
+import type { Ctx } from '../../domain/context.ts';
+import { getEvent } from '../../domain/catalog/getEvent.ts';
+import { getEventDate } from '../../domain/catalog/getEventDate.ts';
+import { getTicket } from '../../domain/catalog/getTicket.ts';
+import { getTour } from '../../domain/catalog/getTour.ts';
+import { listEvents } from '../../domain/catalog/listEvents.ts';
+import { listExhibitions } from '../../domain/catalog/listExhibitions.ts';
+import { listMuseums } from '../../domain/catalog/listMuseums.ts';
+import { listTickets } from '../../domain/catalog/listTickets.ts';
+import { listTours } from '../../domain/catalog/listTours.ts';
+import type { ShopLocale } from './i18n.ts';
+
+export interface Ref { id: number; name: string }
+export interface MuseumV { id: number; title: string; sub_title: string | null; time_zone: string; location: Record<string, string> | null }
+export interface ExhibitionV { id: number; museum_id: number; title: string; sub_title: string | null; featured: boolean }
+export interface TicketV {
+  id: number; title: string; sub_title: string | null; description: string | null; ticket_type: 'time_slot' | 'normal';
+  bookable: boolean; museum_ids: number[]; price_cents: number; vat_pct: number; first_entry: string | null; last_entry: string | null;
+  entry_duration: number | null; min_persons: number; max_persons: number; attendees: string;
+}
+export interface EventV { id: number; museum_id: number; title: string; sub_title: string | null; description: string | null; bookable: boolean; price_cents: number; languages: Ref[]; category: Ref | null }
+export interface EventDateV {
+  id: number; event_id: number; museum_id: number; title: string; start_time: string; duration: number; bookable: boolean; price_cents: number;
+  seats: { min: number; max: number; available: number; max_per_registration: number | null }; language: Ref | null;
+}
+export interface TourV {
+  id: number; museum_id: number; title: string; sub_title: string | null; description: string | null; duration: number; min_persons: number;
+  max_persons: number; languages: Ref[]; bookable: boolean; price_cents: number; pricing: 'group' | 'person';
+}
+
+const ALL = { per_page: 25 } as const;
+
+export async function shopListing(ctx: Ctx, locale: ShopLocale, museumId?: number) {
+  const scope = museumId !== undefined ? { by_museum_ids: [museumId] } : {};
+  const [museums, exhibitions, tickets, events, tours] = await Promise.all([
+    listMuseums(ctx, { locale, ...ALL }),
+    listExhibitions(ctx, { locale, ...ALL, ...scope }),
+    listTickets(ctx, { locale, ...ALL, ...scope }),
+    listEvents(ctx, { locale, ...ALL, ...scope }),
+    listTours(ctx, { locale, ...ALL, ...scope }),
+  ]);
+  const ms = museums.items as unknown as MuseumV[];
+  return {
+    museums: museumId !== undefined ? ms.filter((m) => m.id === museumId) : ms,
+    exhibitions: exhibitions.items as unknown as ExhibitionV[],
+    tickets: tickets.items as unknown as TicketV[],
+    events: events.items as unknown as EventV[],
+    tours: tours.items as unknown as TourV[],
+  };
+}
+
+export const ticketOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getTicket(ctx, { id, locale })) as unknown as TicketV;
+export const eventOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getEvent(ctx, { id, locale })) as unknown as EventV;
+export const eventDateOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getEventDate(ctx, { id, locale })) as unknown as EventDateV;
+export const tourOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getTour(ctx, { id, locale })) as unknown as TourV;
+
+/**
+ * The price categories offered with a ticket: the shop's tickets of the same museum sold on the
+ * same entry grid (a regular and a reduced time-slot ticket), the chosen one first. Each keeps
+ * its own price and minimum/maximum.
+ */
+export async function categoriesOf(ctx: Ctx, t: TicketV, locale: ShopLocale): Promise<TicketV[]> {
+  const page = await listTickets(ctx, { locale, ...ALL, by_museum_ids: t.museum_ids });
+  const same = (o: TicketV) =>
+    o.ticket_type === t.ticket_type && o.first_entry === t.first_entry && o.last_entry === t.last_entry && o.entry_duration === t.entry_duration && o.bookable;
+  const others = (page.items as unknown as TicketV[]).filter((o) => o.id !== t.id && same(o));
+  return [t, ...others];
+}
+
+export async function museumOf(ctx: Ctx, id: number, locale: ShopLocale): Promise<MuseumV | undefined> {
+  const page = await listMuseums(ctx, { locale, ...ALL });
+  return (page.items as unknown as MuseumV[]).find((m) => m.id === id);
+}

@@ -1,0 +1,48 @@
+// An order's lines as its pages show them: the amounts the order stored (unit price, line total,
+// VAT rate: priced by the domain when the order was placed) with the offer's title and length.
+import type { Ctx } from '../../domain/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { OrderView } from '../../domain/orders/internal.ts';
+import type { ShopLocale } from './i18n.ts';
+import { eventDateOf, ticketOf, tourOf } from './offers.ts';
+
+export interface OrderLine {
+  title: string;
+  type: string;
+  start: Date;
+  zone: string;
+  quantity: number;
+  unitCents: number;
+  totalCents: number;
+  vatPct: number;
+  /** Minutes, for the calendar entry (a slot's length, the event's or the tour's). */
+  minutes: number;
+  allDay: boolean;
+}
+
+async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
+    throw err;
+  }
+}
+
+export async function orderLines(ctx: Ctx, order: OrderView, locale: ShopLocale): Promise<OrderLine[]> {
+  return Promise.all(
+    order.items.map(async (i) => {
+      const base = { type: i.type, start: i.startAt, zone: i.zone, quantity: i.quantity, unitCents: i.unitPriceCents, totalCents: i.priceCents, vatPct: i.vatPct };
+      if (i.ticketId !== null) {
+        const t = await orNull(ticketOf(ctx, i.ticketId, locale));
+        return { ...base, title: t?.title ?? `#${i.ticketId}`, minutes: t?.entry_duration ?? 60, allDay: t?.ticket_type === 'normal' };
+      }
+      if (i.eventDateId !== null) {
+        const d = await orNull(eventDateOf(ctx, i.eventDateId, locale));
+        return { ...base, title: d?.title ?? `#${i.eventDateId}`, minutes: d?.duration ?? 60, allDay: false };
+      }
+      const t = await orNull(tourOf(ctx, i.tourId ?? 0, locale));
+      return { ...base, title: t?.title ?? `#${i.tourId}`, minutes: t?.duration ?? 60, allDay: false };
+    }),
+  );
+}

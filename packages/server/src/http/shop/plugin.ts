@@ -1,0 +1,61 @@
+// The visitor shop under /shop (docs/api-contract.md §20), an encapsulated Fastify context like the
+// console: its cookie and form parsers, hooks and error pages apply to shop routes only. It is
+// another transport over the same domain verbs as the JSON API: catalogue reads act as an
+// anonymous caller (what the 'shop' channel offers), holds and orders through the shop's own
+// account (domain/shop/principal.ts). Every POST carries the visitor's CSRF token.
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { anonymous } from '../../domain/principal.ts';
+import type { Ctx } from '../../domain/context.ts';
+import { shopAccountId, shopPrincipal } from '../../domain/shop/principal.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { cartRoutes } from './routes/cart.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { checkoutRoutes } from './routes/checkout.ts';
+import { orderRoutes } from './routes/order.ts';
+import { shopErrors, showError } from './errors.ts';
+import { shopLocale, type ShopLocale } from './i18n.ts';
+import { limitsFromEnv, shopLimiter } from './limits.ts';
+import { csrfOk, LANG_COOKIE, shopHeaders } from './security.ts';
+import type { ShopDeps } from './deps.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    shopLocale: ShopLocale;
+    /** Holds and orders: the shop's account. */
+    shopCtx: Ctx;
+    /** Catalogue and availability reads: an anonymous caller, as the JSON API answers one. */
+    readCtx: Ctx;
+  }
+}
+
+export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    await app.register(fastifyCookie);
+    await app.register(fastifyFormbody, { bodyLimit: 32 * 1024 });
+    const base = { db: deps.db, clock: deps.clock, config: deps.config, ...(deps.masterData ? { masterData: deps.masterData } : {}), ...(deps.testing ? { testing: deps.testing } : {}) };
+    const readCtx: Ctx = { ...base, principal: anonymous };
+    app.decorateRequest('shopLocale', 'de');
+    app.decorateRequest('shopCtx', null as unknown as Ctx);
+    app.decorateRequest('readCtx', null as unknown as Ctx);
+    app.addHook('onRequest', async (req, reply) => {
+      shopHeaders(reply);
+      const q = req.query as Record<string, unknown> | undefined;
+      req.shopLocale = shopLocale(q?.lang, req.cookies[LANG_COOKIE], req.headers['accept-language']);
+      if (q?.lang === req.shopLocale) reply.setCookie(LANG_COOKIE, req.shopLocale, { path: '/', sameSite: 'lax', maxAge: 365 * 24 * 3600 });
+      req.readCtx = readCtx;
+      req.shopCtx = { ...base, principal: shopPrincipal(await shopAccountId(deps.db)) };
+    });
+    app.addHook('preHandler', async (req, reply) => {
+      if (req.method === 'POST' && !csrfOk(req)) return showError(req, reply, 403, 'error.csrf');
+    });
+    shopErrors(app);
+    const limiter = shopLimiter(deps.limits ?? limitsFromEnv(process.env));
+    await app.register(assetRoutes);
+    await app.register(catalogRoutes);
+    await app.register(cartRoutes(limiter));
+    await app.register(checkoutRoutes(limiter));
+    await app.register(orderRoutes);
+  };
+}

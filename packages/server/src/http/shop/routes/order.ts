@@ -1,0 +1,113 @@
+// The order's pages, keyed by its unguessable token: the summary with net, VAT and gross (the
+// domain's invoice arithmetic over the order's own priced lines) and the payment choice while it
+// is pending; the return from the provider's page; the confirmation with the documents, an
+// .ics file and the manage link once it is paid.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { orderDocumentByToken, type LinkKind } from '../../../domain/documents/orderDocumentByToken.ts';
+import { contentDisposition } from '../../../domain/documents/filename.ts';
+import { notFound, invalid } from '../../../domain/errors.ts';
+import { getOrder } from '../../../domain/orders/getOrder.ts';
+import { confirmOnReturn } from '../../../domain/payments/confirmPayment.ts';
+import { listPayments } from '../../../domain/payments/listPayments.ts';
+import { startPayment } from '../../../domain/payments/startPayment.ts';
+import { computeInvoiceTotals } from '../../../domain/pricing/vat.ts';
+import { paymentProviders } from '../../../providers/payments/index.ts';
+import { newCart, readCart, writeCart } from '../cart.ts';
+import { shopTranslator } from '../i18n.ts';
+import { orderIcs } from '../ics.ts';
+import { field } from '../kit.ts';
+import { orderLines } from '../orderLines.ts';
+import { renderPage, seeOther } from '../render.ts';
+import { shopSettings } from '../settings.ts';
+
+const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** The order named by the path's token; a number (an order id) is never accepted here. */
+async function orderOf(req: FastifyRequest) {
+  const token = (req.params as Record<string, string>).token ?? '';
+  if (!TOKEN.test(token) || /^\d+$/.test(token)) throw notFound('order');
+  return getOrder(req.shopCtx, token);
+}
+
+/** This server's origin as the visitor reached it (the provider sends the visitor back here). */
+function origin(req: FastifyRequest): string {
+  return req.shopCtx.config.payments.publicUrl ?? `${req.protocol}://${req.host}`;
+}
+
+const DOCS: Record<string, { link: LinkKind; kind: string }> = {
+  tickets: { link: 'tickets', kind: 'ticket' },
+  events: { link: 'events', kind: 'ticket' },
+  tours: { link: 'tours', kind: 'confirmation' },
+  invoice: { link: 'invoice', kind: 'invoice' },
+};
+
+export const orderRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/orders/:token', { schema: { hide: true } }, async (req, reply) => {
+    const order = await orderOf(req);
+    const t = shopTranslator(req.shopLocale);
+    const lines = await orderLines(req.readCtx, order, req.shopLocale);
+    const totals = computeInvoiceTotals(lines.map((l, n) => ({ title: l.title, quantity: l.quantity, unit_price_cents: l.unitCents, total_cents: l.totalCents, vat_pct: l.vatPct, tax_included: order.items[n]!.taxIncluded })));
+    // The visitor's cart became this order: once it is sold, the next visit starts a new cart.
+    const cart = readCart(req);
+    if (order.status === 'finalized' && cart.order === order.token) writeCart(req, reply, newCart());
+    const settings = await shopSettings(req.shopCtx.config);
+    const docs = Object.entries(DOCS)
+      .filter(([k, d]) => order.documents.some((x) => x.kind === d.kind) && (k === 'invoice' || order.items.some((i) => i.type === { tickets: 'Ticket', events: 'Event', tours: 'Tour' }[k])))
+      .map(([k, d]) => ({ key: k, ready: order.documents.some((x) => x.kind === d.kind && x.status === 'available') }));
+    return renderPage(req, reply, 'order', {
+      title: order.status === 'finalized' ? t('order.confirmed') : t('summary.title'),
+      order, lines, totals, providers: settings.providers, docs,
+      manage: `/shop/manage/${order.token}`,
+    });
+  });
+
+  app.post('/orders/:token/pay', { schema: { hide: true } }, async (req, reply) => {
+    const order = await orderOf(req);
+    if (order.status === 'finalized') return seeOther(reply, `/shop/orders/${order.token}`);
+    const settings = await shopSettings(req.shopCtx.config);
+    const provider = field(req.body, 'provider', 20);
+    const chosen = settings.providers.find((p) => p === provider);
+    if (!chosen) throw invalid(shopTranslator(req.shopLocale)('pay.choose'), [shopTranslator(req.shopLocale)('pay.choose')]);
+    const r = await startPayment(req.shopCtx, paymentProviders(req.shopCtx.config), order.token, {
+      provider: chosen, return_url: `${origin(req)}/shop/orders/${order.token}/return`,
+    });
+    return seeOther(reply, r.redirectUrl);
+  });
+
+  app.get('/orders/:token/return', { schema: { hide: true } }, async (req, reply) => {
+    const order = await orderOf(req);
+    const providers = paymentProviders(req.shopCtx.config);
+    const { payments } = await listPayments(req.shopCtx, order.token);
+    // Ask the provider about every attempt still open (the webhook may not have come yet).
+    for (const p of payments.filter((x) => x.state === 'pending' || x.state === 'created')) {
+      await confirmOnReturn(req.shopCtx, providers, order.token, p.id);
+    }
+    return seeOther(reply, `/shop/orders/${order.token}`);
+  });
+
+  app.get('/orders/:token/documents/:kind', { schema: { hide: true } }, async (req, reply) => {
+    const order = await orderOf(req);
+    const spec = DOCS[(req.params as Record<string, string>).kind ?? ''];
+    if (!spec) throw notFound('document');
+    const type = { tickets: 'Ticket', events: 'Event', tours: 'Tour', invoice: null }[spec.link];
+    const item = type ? order.items.find((i) => i.type === type) : undefined;
+    if (type && !item) throw notFound('document');
+    const file = await orderDocumentByToken(req.shopCtx, { orderId: order.id, token: order.token, link: spec.link, ...(item ? { itemId: item.id } : {}) });
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', contentDisposition(file.filename))
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('referrer-policy', 'no-referrer')
+      .send(file.content);
+  });
+
+  app.get('/orders/:token/calendar.ics', { schema: { hide: true } }, async (req, reply) => {
+    const order = await orderOf(req);
+    if (order.status !== 'finalized') throw notFound('order');
+    const lines = await orderLines(req.readCtx, order, req.shopLocale);
+    return reply
+      .header('content-type', 'text/calendar; charset=utf-8')
+      .header('content-disposition', contentDisposition(`order-${order.id}.ics`))
+      .send(orderIcs(order, lines, req.host));
+  });
+};
