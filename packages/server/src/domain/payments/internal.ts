@@ -9,7 +9,7 @@ import type { StaffCtx } from '../staff/principal.ts';
 import type { PaymentProvider, PaymentProviders, ProviderName } from './provider.ts';
 
 /** What made a payment change: a provider's notification, the visitor's return, the job, a caller. */
-export type ChangeSource = 'provider-webhook' | 'return-url' | 'reconcile' | 'demo-page' | 'api' | 'cancellation' | 'late-payment';
+export type ChangeSource = 'provider-webhook' | 'return-url' | 'reconcile' | 'demo-page' | 'api' | 'cancellation' | 'closure' | 'late-payment';
 
 /**
  * created_by / audit actor of a caller: `staff:<user id>` for a console user (the console's one
