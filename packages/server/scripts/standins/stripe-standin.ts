@@ -46,6 +46,8 @@ export interface StripeStandin {
   failRefunds: boolean;
   /** Make refunds, then drop the connection before answering (the caller never hears). */
   dropRefunds: boolean;
+  /** Awaited before a call is answered (a drill kills the caller while it waits); null: none. */
+  beforeAnswer: ((method: string, path: string) => Promise<void>) | null;
   pay(id: string): void;
   decline(id: string): void;
   expire(id: string): void;
@@ -70,6 +72,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   const refunds: StripeStandin['refunds'] = [];
   let base = '';
   const state = { failRefunds: false, dropRefunds: false };
+  const hooks: Pick<StripeStandin, 'beforeAnswer'> = { beforeAnswer: null };
 
   const error = (status: number, message: string, code = 'resource_missing') => ({ status, body: JSON.stringify({ error: { type: 'invalid_request_error', code, message } }) });
   const ok = (obj: unknown) => ({ status: 200, body: JSON.stringify(obj) });
@@ -117,6 +120,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     const url = new URL(req.url ?? '/', 'http://x');
     const body = await readBody(req);
     calls.push(`${req.method} ${url.pathname}`);
+    if (hooks.beforeAnswer) await hooks.beforeAnswer(req.method ?? 'GET', url.pathname);
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }));
       return;
@@ -148,6 +152,12 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     },
     set failRefunds(v: boolean) {
       state.failRefunds = v;
+    },
+    get beforeAnswer() {
+      return hooks.beforeAnswer;
+    },
+    set beforeAnswer(v) {
+      hooks.beforeAnswer = v;
     },
     get dropRefunds() {
       return state.dropRefunds;

@@ -56,7 +56,7 @@ export async function dispatchEvents(ctx: Ctx): Promise<number> {
       // The owner as it is now: an order booked by staff for a request passes to the requester.
       const scope: EventScope = subject ?? { accountId: ev.accountId, museumIds: ev.museumIds };
       const targets = endpoints.filter((e) => e.events.includes(ev.type) && receives(e, scope));
-      const mails = subject ? mailKindsFor(ev.type, subject) : [];
+      const mails = subject ? mailKindsFor(ev.type, subject, ev.data) : [];
       if (targets.length === 0 && mails.length === 0) continue;
       const data = await renderData(tx, ctx, ev);
       await tx.execute(sql`update outbox_events set data = ${JSON.stringify(data)}::jsonb where id = ${ev.id}`);

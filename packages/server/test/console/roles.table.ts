@@ -4,6 +4,7 @@
 import type { StaffRole } from '../../src/domain/staff/permissions.ts';
 import type { ConsoleFixture } from './fixture.ts';
 import * as b from './backoffice.ts';
+import * as pay from './payments.ts';
 
 export interface RouteCase {
   method: 'GET' | 'POST';
@@ -49,6 +50,14 @@ export const ROUTES: RouteCase[] = [
     make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]) } }; },
   },
   { method: 'POST', route: '/console/orders/:id/resend', allowed: SELLERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}/resend` }) },
+  {
+    method: 'POST', route: '/console/orders/:id/refunds', allowed: MANAGERS, otherMuseum: 'notfound',
+    make: async (fx) => ({ url: `/console/orders/${(await pay.paidOrder(fx)).id}/refunds`, form: { amount: '1,00', reason: 'Kulanz' } }),
+  },
+  {
+    method: 'POST', route: '/console/orders/:id/refunds/:rid/retry', allowed: MANAGERS, otherMuseum: 'notfound',
+    make: async (fx) => { const r = await pay.failedRefund(fx); return { url: `/console/orders/${r.orderId}/refunds/${r.refundId}/retry` }; },
+  },
   { method: 'GET', route: '/console/documents/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/documents/${await documentOf(fx)}` }) },
   // Box office
   { method: 'GET', route: '/console/sale', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/sale?ticket=${fx.A.ticketId}&date=${fx.day}` }) },
@@ -86,6 +95,8 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/reports', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports?from=${fx.day}&to=${fx.day}` }), leak: async (fx) => `value="${fx.A.id}"` },
   { method: 'GET', route: '/console/reports/sales.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/sales.csv' }) },
   { method: 'GET', route: '/console/reports/visitors.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/visitors.csv' }) },
+  { method: 'GET', route: '/console/reports/payments', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports/payments?from=${fx.day}&to=${fx.day}` }), leak: async (fx) => `value="${fx.A.id}"` },
+  { method: 'GET', route: '/console/reports/payments.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/payments.csv' }) },
   { method: 'GET', route: '/console/audit', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/audit' }) },
 ];
 

@@ -28,7 +28,7 @@ export interface PaymentsWorld {
   close(): Promise<void>;
 }
 
-export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['testing'] } = {}): Promise<PaymentsWorld> {
+export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['testing']; env?: Record<string, string> } = {}): Promise<PaymentsWorld> {
   // The Mollie SDK accepts no extra certificate authority, and the stand-in's certificate is
   // self-signed: this test process (which talks TLS to nothing else) does not check certificates.
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
@@ -43,6 +43,7 @@ export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['te
       MOLLIE_API_KEY: mollie.apiKey,
       MOLLIE_API_ENDPOINT: mollie.endpoint,
       ATRIUM_PUBLIC_URL: 'https://tickets.example.org',
+      ...opts.env,
     },
     ...(opts.testing ? { testing: opts.testing } : {}),
   });

@@ -58,8 +58,9 @@ const invoiceArb: fc.Arbitrary<IssuedInvoice> = fc
     name: text,
     taxNumberOnly: fc.boolean(),
     lines: fc.array(line, { minLength: 1, maxLength: 40 }),
+    byTransfer: fc.boolean(),
   })
-  .map(({ kind, n, locale, anonymous, name, taxNumberOnly, lines }) => {
+  .map(({ kind, n, locale, anonymous, name, taxNumberOnly, lines, byTransfer }) => {
     const dates = lines.map((l) => l.service_date).sort();
     return {
       kind, number: `INV-${String(n).padStart(6, '0')}`, issued_at: '2026-07-01T08:00:00.000Z', locale, time_zone: 'Europe/Berlin', currency: 'EUR',
@@ -70,6 +71,8 @@ const invoiceArb: fc.Arbitrary<IssuedInvoice> = fc
       lines,
       refers_to: kind === 'credit_note' ? { number: 'INV-000001', issued_at: '2026-06-30T10:00:00.000Z' } : null,
       small_amount: false,
+      // Invoices to be paid by transfer: a due date (BT-9) and all of it due.
+      due_date: byTransfer ? '2026-07-15' : null,
     };
   });
 

@@ -82,3 +82,16 @@ test('the library refuses data that breaks EN 16931 (a check that passed anythin
   await assert.rejects(renderEInvoiceXml({ ...invoice, currency: 'euro' }), /validation failed/);
   assert.throws(() => validateEInvoiceData({ ...eInvoiceData(invoice), 'ubl:Invoice': { ...(eInvoiceData(invoice) as any)['ubl:Invoice'], 'cbc:ID': undefined } } as any), /validation failed/);
 });
+
+test('an invoice to be paid by transfer: due date (BT-9), all of it due, nothing prepaid', async () => {
+  const byTransfer: IssuedInvoice = { ...invoice, due_date: '2026-07-15' };
+  validateEInvoiceData(eInvoiceData(byTransfer));
+  const xml = (await renderEInvoiceXml(byTransfer)).toString('utf8');
+  assert.match(xml, /<ram:DueDateDateTime>\s*<udt:DateTimeString format="102">20260715<\/udt:DateTimeString>\s*<\/ram:DueDateDateTime>/);
+  assert.equal(one(xml, 'DuePayableAmount'), 4200 + 9000 + 3199);
+  assert.equal(one(xml, 'TotalPrepaidAmount'), 0);
+  checkArithmetic(xml);
+  // A credit note never carries one, even if handed a due date.
+  const credit = (await renderEInvoiceXml({ ...byTransfer, kind: 'credit_note', refers_to: { number: 'INV-000017', issued_at: invoice.issued_at } })).toString('utf8');
+  assert.doesNotMatch(credit, /DueDateDateTime/);
+});

@@ -109,7 +109,7 @@ export const mailMessages = pgTable(
     eventId: text()
       .notNull()
       .references(() => outboxEvents.id),
-    /** order_confirmation | order_cancellation | request_received | request_accepted | request_declined */
+    /** order_confirmation | order_cancellation | request_received | request_accepted | request_declined | payment_returned */
     kind: text().notNull(),
     recipient: text().notNull(),
     locale: text().notNull(),

@@ -5,8 +5,9 @@
 // CII XSD and the EN 16931 arithmetic rules; the Schematron itself is not run
 // (docs/adr/0025-e-invoice-validation-and-rtl-text.md says which rules are checked).
 // Amounts are those of the PDF (domain/pricing/vat.ts: rounded per line, sums of rounded lines), so the
-// XML and the PDF can never disagree. The order is paid when the invoice is issued: the gross
-// total is the prepaid amount (BT-113) and nothing is due (BT-115 = 0).
+// XML and the PDF can never disagree. Usually the order is paid when the invoice is issued: the
+// gross total is the prepaid amount (BT-113) and nothing is due (BT-115 = 0). An invoice to be
+// paid by transfer has a due date (BT-9) and all of it is due.
 import { FormatFactoryService, ValidationService, invoiceSchema, type EInvoiceFormat, type Invoice } from '@e-invoice-eu/core';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { t } from '../../i18n/index.ts';
@@ -58,6 +59,7 @@ export function validateEInvoiceData(data: Invoice): Invoice {
 export function eInvoiceData(inv: IssuedInvoice): Invoice {
   const cur = inv.currency;
   const totals = computeInvoiceTotals(inv.lines);
+  const due = inv.kind === 'invoice' ? (inv.due_date ?? null) : null;
   const taxCat = (p: number) => ({ 'cbc:ID': p > 0 ? 'S' : 'Z', 'cbc:Percent': pct(p), 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
   const s = inv.seller;
   const b = inv.buyer;
@@ -66,6 +68,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
       'cbc:CustomizationID': 'urn:cen.eu:en16931:2017',
       'cbc:ID': inv.number,
       'cbc:IssueDate': inv.issued_at.slice(0, 10),
+      ...(due ? { 'cbc:DueDate': due } : {}),
       'cbc:InvoiceTypeCode': inv.kind === 'credit_note' ? '381' : '380',
       'cbc:DocumentCurrencyCode': cur,
       'cbc:BuyerReference': inv.order.reference ?? String(inv.order.id),
@@ -125,9 +128,10 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
         'cbc:TaxExclusiveAmount@currencyID': cur,
         'cbc:TaxInclusiveAmount': amount(totals.gross_cents),
         'cbc:TaxInclusiveAmount@currencyID': cur,
-        'cbc:PrepaidAmount': amount(totals.gross_cents),
+        // Paid with the order: all of it prepaid. To be paid by transfer: all of it due (BT-9 says when).
+        'cbc:PrepaidAmount': amount(due ? 0 : totals.gross_cents),
         'cbc:PrepaidAmount@currencyID': cur,
-        'cbc:PayableAmount': amount(0),
+        'cbc:PayableAmount': amount(due ? totals.gross_cents : 0),
         'cbc:PayableAmount@currencyID': cur,
       },
       'cac:InvoiceLine': totals.lines.map((l, i) => ({

@@ -102,7 +102,8 @@ export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
   y += 4;
   text(doc, t(L, credit ? 'invoice.amount_credited' : 'invoice.amount_due'), MARGIN + 200, y, { size: 12, font: 'Helvetica-Bold', width: 180 });
   y = text(doc, money(totals.gross_cents), COLS.gross.x - 30, y, { size: 12, font: 'Helvetica-Bold', width: COLS.gross.w + 30, align: 'right' });
-  text(doc, t(L, credit ? 'credit_note.note' : 'invoice.paid_note'), MARGIN, y + 20, { size: 9, color: GRAY, lines: 3, width: 495 });
+  const note = credit ? t(L, 'credit_note.note') : inv.due_date ? t(L, 'invoice.due_note', { date: date(inv.due_date), number: inv.number }) : t(L, 'invoice.paid_note');
+  text(doc, note, MARGIN, y + 20, { size: 9, color: GRAY, lines: 3, width: 495 });
   doc.end();
   return bytes;
 }

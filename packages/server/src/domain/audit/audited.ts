@@ -1,7 +1,6 @@
 // Runs a staff write and its audit entries in ONE transaction: the domain verb gets a context
 // whose db is the transaction (verbs that open their own transaction join it), and
 // the entries are written after it succeeded, before the commit. A failed verb writes neither.
-import type { Db } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { StaffCtx } from '../staff/principal.ts';
 import { recordAudit, type AuditEntry } from './recordAudit.ts';

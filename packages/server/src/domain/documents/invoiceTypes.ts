@@ -50,4 +50,10 @@ export interface IssuedInvoice {
   refers_to: { number: string; issued_at: string } | null;
   /** § 33 UStDV form (gross ≤ 250 €, configured): no recipient, gross amounts and rate. */
   small_amount: boolean;
+  /**
+   * Invoices to be paid by bank transfer (the order's payment method `invoice`): the museum-local
+   * date ("YYYY-MM-DD") the amount is due. Null or absent (invoices issued before it existed)
+   * when it was paid with the order; credit notes have none.
+   */
+  due_date?: string | null;
 }

@@ -14,6 +14,7 @@ import { transaction } from '../../db/transaction.ts';
 import type { IssuedInvoice } from './invoiceTypes.ts';
 import { completeIssuer, missingIssuerSettings } from './issuer.ts';
 import type { Ctx } from '../context.ts';
+import { addDays, localDateOf } from '../time.ts';
 import { retentionEnd, type DocumentRow } from './internal.ts';
 import { buyerOf, formatInvoiceNumber, invoiceLine, invoicedItems, loadOrderRenderData } from './renderInput.ts';
 
@@ -53,6 +54,8 @@ async function invoiceDraft(ctx: Ctx, orderId: number, now: Date): Promise<Draft
     lines,
     refers_to: null,
     small_amount: ctx.config.invoice.smallAmount && allGross && d.order.currency === 'EUR' && gross <= SMALL_AMOUNT_CENTS,
+    // Booked to be paid by transfer: payable within the configured days from the issue date.
+    due_date: d.order.paymentMethod === 'invoice' ? addDays(localDateOf(now, d.museum.time_zone), ctx.config.invoice.dueDays) : null,
   };
 }
 
@@ -72,6 +75,7 @@ async function creditDraft(ctx: Ctx, doc: DocumentRow, invoice: IssuedInvoice, n
     lines,
     refers_to: { number: invoice.number, issued_at: invoice.issued_at },
     small_amount: false,
+    due_date: null,
   };
 }
 

@@ -23,6 +23,8 @@ export interface InvoiceSettings {
    * net/VAT split per line: gross amount and the rate suffice). Default off: full invoices.
    */
   smallAmount: boolean;
+  /** Days an invoice paid by bank transfer (payment method `invoice`) gives (ATRIUM_INVOICE_DUE_DAYS). */
+  dueDays: number;
 }
 
 /** The demo install's issuer: clearly a sample (the VAT ID is syntactically valid, not real). */
@@ -53,7 +55,10 @@ export function invoiceSettingsFromEnv(env: Env, demo: boolean, fail: (message: 
     fail(`ATRIUM_INVOICE_SMALL_AMOUNT must be true or false, got "${smallRaw}"`);
   }
   const smallAmount = ['1', 'true', 'yes', 'on'].includes(smallRaw);
-  if (demo && !v('ATRIUM_ISSUER_NAME')) return { issuer: DEMO_ISSUER, smallAmount };
+  const dueRaw = v('ATRIUM_INVOICE_DUE_DAYS') ?? '14';
+  if (!/^\d{1,3}$/.test(dueRaw) || Number(dueRaw) < 1 || Number(dueRaw) > 365) fail(`ATRIUM_INVOICE_DUE_DAYS must be a number of days from 1 to 365, got "${dueRaw}"`);
+  const dueDays = Number(dueRaw);
+  if (demo && !v('ATRIUM_ISSUER_NAME')) return { issuer: DEMO_ISSUER, smallAmount, dueDays };
   return {
     issuer: {
       name: v('ATRIUM_ISSUER_NAME'),
@@ -66,6 +71,7 @@ export function invoiceSettingsFromEnv(env: Env, demo: boolean, fail: (message: 
       email: v('ATRIUM_ISSUER_EMAIL') ?? null,
     },
     smallAmount,
+    dueDays,
   };
 }
 

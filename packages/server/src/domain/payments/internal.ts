@@ -5,13 +5,19 @@ import type { PaymentRow, RefundRow } from '../../db/repositories/payments.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import type { StaffCtx } from '../staff/principal.ts';
 import type { PaymentProvider, PaymentProviders, ProviderName } from './provider.ts';
 
 /** What made a payment change: a provider's notification, the visitor's return, the job, a caller. */
-export type ChangeSource = 'provider-webhook' | 'return-url' | 'reconcile' | 'demo-page' | 'api' | 'cancellation' | 'late-payment';
+export type ChangeSource = 'provider-webhook' | 'return-url' | 'reconcile' | 'demo-page' | 'api' | 'cancellation' | 'closure' | 'late-payment';
 
-/** created_by / audit actor of a caller: `account:<id>` for a token, `system` for jobs. */
+/**
+ * created_by / audit actor of a caller: `staff:<user id>` for a console user (the console's one
+ * account says nothing about who acted), `account:<id>` for a token, `system` for jobs.
+ */
 export function callerOf(ctx: Ctx): string {
+  const staff = (ctx as Partial<StaffCtx>).staff;
+  if (staff) return `staff:${staff.id}`;
   return ctx.principal.kind === 'account' && ctx.principal.accountId !== 0 ? `account:${ctx.principal.accountId}` : 'system';
 }
 

@@ -11,7 +11,7 @@
 import type { Tx } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
 import {
-  insertRefund, paymentById, paymentsOfOrder, refundById, refundedDoneCents, reserveRefund, transitionPayment, transitionRefund,
+  insertRefund, paymentById, paymentsOfOrder, refundById, refundsOfOrder, refundedDoneCents, reserveRefund, transitionPayment, transitionRefund,
   type PaymentRow, type RefundRow,
 } from '../../db/repositories/payments.ts';
 import { systemCtx, type Ctx } from '../context.ts';
@@ -110,22 +110,45 @@ export async function refundOrder(ctx: Ctx, providers: PaymentProviders, idOrTok
 }
 
 /**
- * After a cancellation with "refund": true: what was kept beyond the order's new total goes back
- * (the cancelled items' amount, less what earlier refunds already returned). Nothing when the
- * order was not paid; repeating it refunds nothing the second time.
+ * Inside a cancellation's transaction (`tx`, order `orderId` already cancelled there): reserves as
+ * pending refunds what was kept beyond the order's new total (the cancelled items' amount, less
+ * what earlier refunds already returned). Nothing when the order was not paid; repeating it
+ * reserves nothing the second time. The caller sends them after the commit (sendPendingRefunds);
+ * the reconcile job sends any it did not.
  */
+export async function reserveCancellationRefunds(ctx: Ctx, tx: Tx, orderId: number, reason: string, createdBy: string): Promise<RefundRow[]> {
+  const order = await findOrder(tx, systemCtx({ db: tx as unknown as Ctx['db'], clock: ctx.clock, config: ctx.config }), orderId);
+  const payments = await paymentsOfOrder(tx, order.id, ctx.testing?.disablePaymentLocks !== true);
+  const kept = payments.reduce((s, p) => s + (received(p) ? p.amountCents - p.refundedCents : 0), 0);
+  const excess = kept - order.totalPriceCents;
+  if (excess <= 0) return [];
+  return reserveRefunds(ctx, tx, order.id, excess, reason, createdBy);
+}
+
+/** After a cancellation with "refund": true: what was kept beyond the order's new total goes back. */
 export async function refundAfterCancellation(ctx: Ctx, providers: PaymentProviders, idOrToken: string): Promise<RefundRow[]> {
   const createdBy = actorOf(ctx, 'cancellation');
   const pending = await transaction(ctx.db, async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken);
-    const payments = await paymentsOfOrder(tx, order.id, ctx.testing?.disablePaymentLocks !== true);
-    const kept = payments.reduce((s, p) => s + (received(p) ? p.amountCents - p.refundedCents : 0), 0);
-    const excess = kept - order.totalPriceCents;
-    if (excess <= 0) return [];
-    return reserveRefunds(ctx, tx, order.id, excess, 'items cancelled', createdBy);
+    return reserveCancellationRefunds(ctx, tx, order.id, 'items cancelled', createdBy);
   });
   const out: RefundRow[] = [];
   for (const r of pending) out.push(await executeRefund(ctx, providers, r, createdBy));
+  return out;
+}
+
+/**
+ * Sends the refunds still pending (never sent) of these orders, after the transaction that
+ * reserved them committed (a closure that cancelled paid orders). One a provider did not answer
+ * is left to the retry and the reconcile job.
+ */
+export async function sendPendingRefunds(ctx: Ctx, providers: PaymentProviders, orderIds: number[]): Promise<RefundRow[]> {
+  const out: RefundRow[] = [];
+  for (const orderId of orderIds) {
+    for (const r of await refundsOfOrder(ctx.db, orderId)) {
+      if (r.state === 'pending' && r.failure === null) out.push(await executeRefund(ctx, providers, r, r.createdBy));
+    }
+  }
   return out;
 }
 

@@ -53,3 +53,25 @@ export async function paymentsReportCsv(ctx: Ctx, input: ReportInput): Promise<{
   ]);
   return { from: scope.from, to: scope.to, csv: toCsv(HEADER, rows) };
 }
+
+export interface PaymentMove {
+  kind: 'payment' | 'refund';
+  provider: string;
+  day: string;
+  order_id: number;
+  payment_id: number;
+  refund_id: number | null;
+  provider_ref: string | null;
+  /** Negative for refunds, as in the CSV. */
+  amount_cents: number;
+  at: Date;
+}
+
+/** The report's single entries (the CSV's lines) for the console's page, in time order. */
+export async function paymentMoves(ctx: Ctx, input: ReportInput): Promise<PaymentMove[]> {
+  const scope = await reportScope(ctx, input);
+  return (await moneyMoves(ctx.db, rangeOf(scope))).map((m) => ({
+    kind: m.kind, provider: m.provider, day: m.day, order_id: m.order_id, payment_id: m.payment_id, refund_id: m.refund_id,
+    provider_ref: m.provider_ref, amount_cents: m.kind === 'refund' ? -m.amount_cents : m.amount_cents, at: m.at,
+  }));
+}

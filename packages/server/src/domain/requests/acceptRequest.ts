@@ -4,7 +4,6 @@
 // a sold-out slot (SLOT_SOLD_OUT) or any other refusal rolls back the order and leaves the
 // request pending with nothing written. The request row stays locked throughout, so a second
 // accept waits and then finds it accepted (REQUEST_NOT_PENDING): never two orders.
-import type { Db } from '../../db/client.ts';
 import { passOrderToAccount } from '../../db/repositories/requests.ts';
 import type { Ctx } from '../context.ts';
 import { createOrder } from '../orders/createOrder.ts';

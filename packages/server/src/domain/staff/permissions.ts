@@ -17,6 +17,8 @@ export const CONSOLE_ACTIONS = {
   'orders.view': ALL,
   'orders.cancel': SELLERS,
   'orders.resend': SELLERS,
+  /** Money back without cancelling items (and its retry): a manager's decision, not the desk's. */
+  'orders.refund': MANAGERS,
   'sale.create': SELLERS,
   'requests.view': ALL,
   'requests.decide': MANAGERS,

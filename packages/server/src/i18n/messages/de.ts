@@ -50,6 +50,7 @@ export const de = {
   'invoice.amount_due': 'Rechnungsbetrag',
   'invoice.amount_credited': 'Gutschriftsbetrag',
   'invoice.small_amount_note': 'Im Bruttobetrag sind {rate} Umsatzsteuer enthalten.',
+  'invoice.due_note': 'Zahlbar ohne Abzug bis {date} per Überweisung unter Angabe der Rechnungsnummer {number}.',
   'invoice.paid_note': 'Bezahlt mit der Bestellung. Vielen Dank für Ihren Besuch.',
   'credit_note.note': 'Der Betrag wird über das ursprüngliche Zahlungsmittel erstattet.',
   'confirmation.title': 'Buchungsbestätigung',

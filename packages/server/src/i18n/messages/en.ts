@@ -53,6 +53,7 @@ export const en = {
   'invoice.amount_due': 'Amount due',
   'invoice.amount_credited': 'Amount credited',
   'invoice.small_amount_note': 'Gross amount includes {rate} VAT.',
+  'invoice.due_note': 'Payable without deduction by {date} by bank transfer, quoting invoice number {number}.',
   'invoice.paid_note': 'Paid with the order. Thank you for your visit.',
   'credit_note.note': 'The amount credited is refunded by the original means of payment.',
   // Confirmations

@@ -25,7 +25,7 @@ export function isPermanent(err: unknown): boolean {
 /** Checks for the documents before sending without them (≈ 1 hour at most). */
 const MAX_WAITS = 40;
 
-type Row = { id: number; event_id: string; kind: string; recipient: string; locale: string; status: string; attempt_count: number; subject_type: string | null; subject_id: number | null; data: { cancelled_item_ids?: number[] } | null };
+type Row = { id: number; event_id: string; kind: string; recipient: string; locale: string; status: string; attempt_count: number; subject_type: string | null; subject_id: number | null; data: { cancelled_item_ids?: number[]; refund?: { amount_cents?: number } } | null };
 
 export async function sendMail(
   ctx: Ctx,
@@ -54,7 +54,8 @@ export async function sendMail(
     log?.warn({ mailId: m.id, eventId: m.event_id }, 'documents still processing; confirmation mail sent without them');
     attachments = [];
   }
-  const { subject, text, html } = renderMail(kind, lang, { ...content, attached: attachments.map((a) => a.kind) });
+  const returned = kind === 'payment_returned' ? { returnedCents: m.data?.refund?.amount_cents ?? 0 } : {};
+  const { subject, text, html } = renderMail(kind, lang, { ...content, ...returned, attached: attachments.map((a) => a.kind) });
   const s = ctx.config.notify;
   const domain = /@([^>\s]+)>?\s*$/.exec(s.mailFrom)?.[1] ?? 'atrium.invalid';
   const messageId = `<${m.event_id}.${kind}@${domain}>`;

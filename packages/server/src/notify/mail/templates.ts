@@ -26,6 +26,8 @@ export interface MailContent {
   date?: string;
   participants?: number;
   reason?: string | null;
+  /** payment_returned: the amount that went back. */
+  returnedCents?: number;
   /** Kinds of the documents attached (ticket, confirmation, invoice): the text names them. */
   attached?: string[];
 }
@@ -64,6 +66,7 @@ const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelle
     request_received: 'Wir haben Ihre Gruppenanfrage {request} erhalten',
     request_accepted: 'Ihre Gruppenanfrage {request} ist angenommen',
     request_declined: 'Ihre Gruppenanfrage {request} wurde abgelehnt',
+    payment_returned: 'Ihre Zahlung zur Buchung {order} wurde erstattet',
   },
   en: {
     hello: 'Hello {name},',
@@ -75,6 +78,7 @@ const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelle
     request_received: 'We have received your group request {request}',
     request_accepted: 'Your group request {request} has been accepted',
     request_declined: 'Your group request {request} has been declined',
+    payment_returned: 'Your payment for booking {order} has been refunded',
   },
 };
 const BODY: Record<Lang, Record<MailKind, string>> = {
@@ -84,6 +88,8 @@ const BODY: Record<Lang, Record<MailKind, string>> = {
     request_received: 'vielen Dank für Ihre Anfrage Nr. {request} für {participants} Personen am {date}. Wir melden uns in Kürze.',
     request_accepted: 'Ihre Anfrage Nr. {request} für {participants} Personen am {date} ist angenommen; Ihre Buchung folgt in einer eigenen Nachricht.',
     request_declined: 'leider können wir Ihre Anfrage Nr. {request} für den {date} nicht annehmen.',
+    payment_returned:
+      'Ihre Zahlung von {amount} zur Buchung Nr. {order} kam erst an, als die Reservierung abgelaufen und die Plätze anderweitig vergeben waren. Wir haben den Betrag vollständig an Ihr Zahlungsmittel erstattet; Tickets wurden nicht ausgestellt.',
   },
   en: {
     order_confirmation: 'thank you for your booking no. {order}:',
@@ -91,6 +97,8 @@ const BODY: Record<Lang, Record<MailKind, string>> = {
     request_received: 'thank you for your request no. {request} for {participants} people on {date}. We will be in touch shortly.',
     request_accepted: 'Your request no. {request} for {participants} people on {date} has been accepted; your booking follows in a separate message.',
     request_declined: 'unfortunately we cannot accept your request no. {request} for {date}.',
+    payment_returned:
+      'your payment of {amount} for booking no. {order} arrived after the reservation had expired and the places had been sold. We have refunded the full amount to your means of payment; no tickets were issued.',
   },
 };
 
@@ -108,16 +116,19 @@ export function renderMail(kind: MailKind, locale: string, c: MailContent): { su
     request: c.requestId,
     participants: c.participants,
     date: c.date ? formatDate(lang, c.date, 'UTC', 'long') : undefined,
+    amount: c.returnedCents !== undefined ? formatMoney(lang, c.returnedCents, c.currency ?? 'EUR') : undefined,
   };
   const subject = fill(T[kind], p).replace(/[\r\n]+/g, ' ');
   const intro = fill(BODY[lang][kind], p);
-  const rows = (c.lines ?? []).map((l) => ({
+  // Money sent back bought nothing: no lines and no total, only what was returned.
+  const returned = kind === 'payment_returned';
+  const rows = (returned ? [] : (c.lines ?? [])).map((l) => ({
     what: `${l.quantity} × ${l.title}`,
     when: formatSlot(lang, l.start, null, l.zone, 'medium'),
     price: formatMoney(lang, l.priceCents, c.currency ?? 'EUR'),
     cancelled: l.status === 'cancelled',
   }));
-  const total = c.totalCents !== undefined ? `${T.total}: ${formatMoney(lang, c.totalCents, c.currency ?? 'EUR')}` : null;
+  const total = c.totalCents !== undefined && !returned ? `${T.total}: ${formatMoney(lang, c.totalCents, c.currency ?? 'EUR')}` : null;
   const extra = [c.reason ? `${c.reason}` : null, kind === 'order_confirmation' ? attachedSentence(lang, c.attached ?? []) : null, kind.startsWith('order') || kind === 'request_accepted' ? T.bye : null].filter(
     (x): x is string => !!x,
   );

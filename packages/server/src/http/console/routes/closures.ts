@@ -4,7 +4,9 @@
 // Writes run with their audit entry in one transaction (audited).
 import type { FastifyPluginAsync } from 'fastify';
 import { audited } from '../../../domain/audit/audited.ts';
+import { sendPendingRefunds } from '../../../domain/payments/refunds.ts';
 import { createClosure } from '../../../domain/schedules/createClosure.ts';
+import { paymentProviders } from '../../../providers/payments/index.ts';
 import { previewClosure } from '../../../domain/schedules/previewClosure.ts';
 import { deleteClosure, getClosure } from '../../../domain/schedules/readClosures.ts';
 import { notFound } from '../../../domain/errors.ts';
@@ -26,6 +28,8 @@ export const closurePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
       action: 'closure.create', entityType: 'closure', entityId: r.closure.id, museumId: r.closure.museum_id,
       after: { closure: r.closure, affected: r.affected, cancel_orders: input.cancel_orders === true },
     }));
+    // After the commit: refunds for the paid items it cancelled go to their providers.
+    if (input.cancel_orders) await sendPendingRefunds(req.staffCtx, paymentProviders(req.staffCtx.config), r.affected.order_ids);
     const notice = input.cancel_orders && r.affected.orders > 0 ? 'closurecancelled' : 'closurecreated';
     return seeOther(reply, `/console/schedules?museum_id=${r.closure.museum_id}`, notice);
   });

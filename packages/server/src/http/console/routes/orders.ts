@@ -15,6 +15,7 @@ import { ticketTitles } from '../../../domain/staff/labels.ts';
 import { roleMay } from '../../../domain/staff/permissions.ts';
 import { translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
+import { paymentsSection } from './payments.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
@@ -47,10 +48,11 @@ export const orderPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app)
       orderScans(deps.db, order.id),
       ticketTitles(deps.db, order.items.flatMap((i) => (i.ticketId ? [i.ticketId] : [])), req.consoleLocale),
     ]);
+    const payments = await paymentsSection(req.staffCtx, order.id);
     const role = req.session!.user.role;
     return renderPage(req, reply, 'orders/show', {
       title: translator(req.consoleLocale)('orders.order', { id: order.id }),
-      order, customer, mails, scans, titles,
+      order, customer, mails, scans, titles, payments,
       mayCancel: roleMay(role, 'orders.cancel'),
       mayResend: roleMay(role, 'orders.resend'),
     });

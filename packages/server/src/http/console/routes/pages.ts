@@ -12,5 +12,7 @@ import { closurePages } from './closures.ts';
 import { schedulePages } from './schedules.ts';
 import { partnerPages } from './partners.ts';
 import { webhookPages } from './webhooks.ts';
+import { paymentPages } from './payments.ts';
+import { paymentReportPages } from './paymentReports.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, paymentPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages];

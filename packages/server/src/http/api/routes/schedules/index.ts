@@ -4,6 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { tokenOnly } from '../../access.ts';
+import { sendPendingRefunds } from '../../../../domain/payments/refunds.ts';
+import { paymentProviders } from '../../../../providers/payments/index.ts';
 import { createClosure } from '../../../../domain/schedules/createClosure.ts';
 import { getSchedule, setSchedule } from '../../../../domain/schedules/openingHours.ts';
 import { deleteClosure, getClosure, listClosures } from '../../../../domain/schedules/readClosures.ts';
@@ -37,8 +39,11 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Object({ closure: Closure, affected: Affected }), ...errorResponses(400, 401, 403, 404, 415, 422) },
     },
   }, async (req, reply) => {
+    const r = await createClosure(req.ctx, req.body);
+    // After the commit: refunds for the paid items it cancelled go to their providers.
+    if (req.body.cancel_orders === true) await sendPendingRefunds(req.ctx, paymentProviders(req.ctx.config), r.affected.order_ids);
     reply.code(201);
-    return createClosure(req.ctx, req.body);
+    return r;
   });
   app.get('/closures/:id', {
     config: read,
