@@ -5,7 +5,7 @@
 -- cached answer and row fragment of it (keyed by the row's version) follows at once.
 CREATE TABLE media (
   id serial PRIMARY KEY,
-  account_id integer NOT NULL REFERENCES accounts (id),
+  account_id integer REFERENCES accounts (id),
   museum_id integer NOT NULL REFERENCES museums (id),
   target_type text NOT NULL,
   target_id integer NOT NULL,

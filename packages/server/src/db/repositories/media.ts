@@ -66,3 +66,14 @@ export async function setPicture(db: DbOrTx, type: MediaTargetType, id: number, 
   const t = TABLES[type];
   await db.update(t).set({ picture, updatedAt: at }).where(eq(t.id, id));
 }
+
+/** Every catalogue record without a picture, with its title (the demo draws one for each). */
+export async function recordsWithoutPicture(db: DbOrTx): Promise<Array<{ type: MediaTargetType; id: number; museumId: number; title: Record<string, string> }>> {
+  const out: Array<{ type: MediaTargetType; id: number; museumId: number; title: Record<string, string> }> = [];
+  for (const [type, t] of Object.entries(TABLES) as Array<[MediaTargetType, (typeof TABLES)[MediaTargetType]]>) {
+    const museumId = type === 'museum' ? museums.id : (t as typeof tickets).museumId;
+    const rows = await db.select({ id: t.id, museumId, title: t.title }).from(t).where(sql`${t.picture} is null`).orderBy(t.id);
+    for (const r of rows) out.push({ type, ...r });
+  }
+  return out;
+}

@@ -8,7 +8,8 @@ export const media = pgTable(
   'media',
   {
     id: serial().primaryKey(),
-    accountId: integer().notNull().references(() => accounts.id),
+    // Null for pictures the system made (the demo catalogue's); they count against no quota.
+    accountId: integer().references(() => accounts.id),
     museumId: integer().notNull().references(() => museums.id),
     targetType: text().notNull(),
     targetId: integer().notNull(),

@@ -65,27 +65,38 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput): Promise<Me
   // A cheap early refusal; the count that decides is taken again under the lock below.
   if (quota > 0 && (await accountMediaCount(ctx.db, p.accountId)) >= quota) throw quotaExceeded(quota);
 
-  const picture = await processPicture(input.bytes, ctx.config.mediaMaxPixels);
-  const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+  return attachPicture(ctx, { accountId: p.accountId, type, targetId: input.target_id, title, description, copyright, bytes: input.bytes });
+}
+
+/**
+ * Processes, stores and attaches one picture. `accountId` null: made by the system (the demo),
+ * counted against no quota and bound by no museum scope.
+ */
+export async function attachPicture(
+  ctx: Ctx,
+  a: { accountId: number | null; type: MediaTargetType; targetId: number; title: string | null; description: string | null; copyright: string | null; bytes: Buffer },
+): Promise<MediaView> {
+  const quota = a.accountId === null ? 0 : ctx.config.mediaQuota;
+  const picture = await processPicture(a.bytes, ctx.config.mediaMaxPixels);
+  const sha256 = createHash('sha256').update(a.bytes).digest('hex');
   const key = sha256.slice(0, 32);
   await mediaStore(ctx.config.mediaDir).put(key, picture.files);
 
   const now = ctx.clock.now();
   const row = await transaction(ctx.db, async (tx) => {
-    if (quota > 0) {
-      await lockAccountMedia(tx, p.accountId);
-      if ((await accountMediaCount(tx, p.accountId)) >= quota) throw quotaExceeded(quota);
+    if (quota > 0 && a.accountId !== null) {
+      await lockAccountMedia(tx, a.accountId);
+      if ((await accountMediaCount(tx, a.accountId)) >= quota) throw quotaExceeded(quota);
     }
-    const locked = await lockTargetMuseum(tx, type, input.target_id);
-    if (locked === undefined || !inMuseumScope(p, locked)) throw notFound(type);
+    const locked = await lockTargetMuseum(tx, a.type, a.targetId);
+    if (locked === undefined || (a.accountId !== null && !inMuseumScope(ctx.principal, locked))) throw notFound(a.type);
     const m = await insertMedia(tx, {
-      accountId: p.accountId, museumId: locked, targetType: type, targetId: input.target_id,
-      title, description, copyrightInfo: copyright,
+      accountId: a.accountId, museumId: locked, targetType: a.type, targetId: a.targetId,
+      title: a.title, description: a.description, copyrightInfo: a.copyright,
       contentType: picture.contentType, width: picture.width, height: picture.height,
-      byteSize: input.bytes.length, sha256,
-      storageKey: key, createdAt: now,
+      byteSize: a.bytes.length, sha256, storageKey: key, createdAt: now,
     });
-    await setPicture(tx, type, input.target_id, pictureJson(m), now);
+    await setPicture(tx, a.type, a.targetId, pictureJson(m), now);
     return m;
   });
   return mediaView(row);

@@ -68,12 +68,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/media/:id', {
     config: read,
-    schema: { tags, summary: 'One uploaded picture (staff)', params: IdParam, response: { 200: MediaEnvelope, ...errorResponses(401, 403, 404) } },
+    schema: { tags, summary: 'One uploaded picture (staff)', params: IdParam, response: { 200: MediaEnvelope, ...errorResponses(401, 403, 404, 422) } },
   }, async (req) => ({ media: await getMedia(req.ctx, req.params.id) }));
 
   app.delete('/media/:id', {
     config: write,
-    schema: { tags, summary: 'Delete an uploaded picture; its record shows its newest remaining picture or none (staff)', params: IdParam, response: { 204: { type: 'null', description: 'Deleted.' }, ...errorResponses(401, 403, 404) } },
+    schema: { tags, summary: 'Delete an uploaded picture; its record shows its newest remaining picture or none (staff)', params: IdParam, response: { 204: { type: 'null', description: 'Deleted.' }, ...errorResponses(401, 403, 404, 422) } },
   }, async (req, reply) => {
     await deleteMedia(req.ctx, req.params.id);
     return reply.code(204).send(null);
