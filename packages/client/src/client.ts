@@ -13,6 +13,7 @@ import { consoleLogger, type Logger } from './logger.ts';
 import { Availability, Orders, Reservations } from './resources/booking.ts';
 import { Dates, Events, Exhibitions, Meta, Museums, Quotas, Tickets, Tours } from './resources/catalog.ts';
 import { Documents } from './resources/documents.ts';
+import { Media } from './resources/media.ts';
 import { Gomus } from './resources/gomus.ts';
 import { Customers, Requests } from './resources/people.ts';
 import { UnknownFieldReporter } from './shape.ts';
@@ -72,6 +73,8 @@ export class AtriumClient {
   readonly customers: Customers;
   readonly requests: Requests;
   readonly documents: Documents;
+  /** Pictures of museums, exhibitions, tickets, events and tours (staff). */
+  readonly media: Media;
   /** go~mus drop-in reads: event calendar, tour prices, tag collections, order-token document links. */
   readonly gomus: Gomus;
   readonly schedules: Schedules;
@@ -124,6 +127,7 @@ export class AtriumClient {
     this.customers = new Customers(this.core);
     this.requests = new Requests(this.core);
     this.documents = new Documents(this.core, opts.documentDeadlineMs ?? 60_000);
+    this.media = new Media(this.core);
     this.gomus = new Gomus(this.core);
     this.schedules = new Schedules(this.core);
     this.entry = new Entry(this.core);

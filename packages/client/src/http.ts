@@ -143,8 +143,10 @@ export class Transport {
     const headers: Record<string, string> = { accept: c.binary ? '*/*' : 'application/json', 'user-agent': this.o.userAgent, ...c.headers };
     if (REQUEST_ID.test(correlation)) headers['x-request-id'] = correlation;
     if (this.o.token) headers.authorization = `Bearer ${this.o.token}`;
-    let body: string | undefined;
-    if (c.body !== undefined) {
+    let body: string | FormData | undefined;
+    // A form (picture uploads) goes as multipart/form-data; fetch sets the boundary.
+    if (c.body instanceof FormData) body = c.body;
+    else if (c.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(c.body);
     }

@@ -101,3 +101,17 @@ export interface DocumentFile {
   contentType: string;
   filename: string | undefined;
 }
+
+type MediaOne = OkBody<`${A}/media/{id}`, 'get'>;
+/** An uploaded picture and the go~mus `picture` object it gives its record (docs/gomus-compatibility.md). */
+export type MediaRecord = Inner<MediaOne, 'media', { id: number; target_type: string; target_id: number; picture: Record<string, string | null> }>;
+export interface MediaUpload {
+  /** The picture's bytes: JPEG, PNG or WebP, at most 20 MB; the server reads the type from the bytes. */
+  file: Blob | Uint8Array;
+  filename?: string;
+  target_type: 'museum' | 'exhibition' | 'ticket' | 'event' | 'tour';
+  target_id: number;
+  title?: string;
+  description?: string;
+  copyright_info?: string;
+}

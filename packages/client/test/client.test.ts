@@ -88,6 +88,7 @@ describe('AtriumClient against the real server', () => {
     const hold = await c.reservations.create({ ticket_id: env.ticketId, quantity: 3, start_at: env.slot(600) });
     assert.equal(hold.quantity, 3);
     const order = await c.orders.create({
+      finalize: false,
       items: [{ type: 'Ticket', attributes: { id: env.ticketId, quantity: 3, time: env.slot(600), reservations: [hold.reservation_token] } }],
     });
     assert.equal(order.status, 'pending');
@@ -97,7 +98,7 @@ describe('AtriumClient against the real server', () => {
     const short = await c.reservations.create({ ticket_id: env.ticketId, quantity: 1, start_at: env.slot(630) });
     env.t.clock.advance(16 * 60_000);
     await assert.rejects(
-      c.orders.create({ items: [{ type: 'Ticket', attributes: { id: env.ticketId, quantity: 1, time: env.slot(630), reservations: [short.reservation_token] } }] }),
+      c.orders.create({ finalize: false, items: [{ type: 'Ticket', attributes: { id: env.ticketId, quantity: 1, time: env.slot(630), reservations: [short.reservation_token] } }] }),
       ReservationExpiredError,
     );
     const finalized = await c.orders.finalize(order.id);

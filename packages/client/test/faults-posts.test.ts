@@ -21,7 +21,7 @@ const ordersWith = async (fid: string) => (await db.select({ n: count() }).from(
 describe('POST /orders never creates a duplicate', () => {
   test('answer lost after the commit: the order is found by foreign_id, not sent again', async () => {
     env.proxy.inject('POST', ORDERS, { kind: 'drop-after' });
-    const o = await env.client().orders.create({ foreign_id: 'drop-1', items: [item()] });
+    const o = await env.client().orders.create({ finalize: false, foreign_id: 'drop-1', items: [item()] });
     assert.equal(o.foreign_id, 'drop-1');
     assert.equal(await ordersWith('drop-1'), 1);
     assert.equal(env.proxy.count('POST', ORDERS), 1);
@@ -30,7 +30,7 @@ describe('POST /orders never creates a duplicate', () => {
 
   test('502 before the server saw it: the lookup finds nothing, so the order is sent again, once', async () => {
     env.proxy.inject('POST', ORDERS, status(502));
-    const o = await env.client().orders.create({ foreign_id: 'gw-1', items: [item()] });
+    const o = await env.client().orders.create({ finalize: false, foreign_id: 'gw-1', items: [item()] });
     assert.equal(o.foreign_id, 'gw-1');
     assert.equal(await ordersWith('gw-1'), 1);
     assert.equal(env.proxy.count('POST', ORDERS), 2);
@@ -38,9 +38,9 @@ describe('POST /orders never creates a duplicate', () => {
 
   test('504 after the commit, and a timeout while the server commits: found by lookup', async () => {
     env.proxy.inject('POST', ORDERS, { kind: 'status-after', status: 504 });
-    await env.client().orders.create({ foreign_id: 'gw-2', items: [item()] });
+    await env.client().orders.create({ finalize: false, foreign_id: 'gw-2', items: [item()] });
     env.proxy.inject('POST', ORDERS, { kind: 'delay', ms: 800 });
-    const o = await env.client({ timeoutMs: 300 }).orders.create({ items: [item()] });
+    const o = await env.client({ timeoutMs: 300 }).orders.create({ finalize: false, items: [item()] });
     assert.equal(await ordersWith('gw-2'), 1);
     assert.equal(await ordersWith(o.foreign_id!), 1);
     assert.equal(env.proxy.count('POST', ORDERS), 2);
@@ -49,7 +49,7 @@ describe('POST /orders never creates a duplicate', () => {
   test('the lookup failing too: the client waits and looks again, it never resends blindly', async () => {
     env.proxy.inject('POST', ORDERS, { kind: 'drop-after' });
     env.proxy.inject('GET', ORDERS, status(503), { kind: 'drop-after' });
-    await env.client().orders.create({ foreign_id: 'lk-1', items: [item()] });
+    await env.client().orders.create({ finalize: false, foreign_id: 'lk-1', items: [item()] });
     assert.equal(await ordersWith('lk-1'), 1);
     assert.equal(env.proxy.count('POST', ORDERS), 1);
     assert.equal(env.proxy.count('GET', ORDERS), 3);
@@ -57,25 +57,25 @@ describe('POST /orders never creates a duplicate', () => {
 
   test('lasting 503: attempts stop at the bound with a typed error and nothing created', async () => {
     env.proxy.inject('POST', ORDERS, ...Array.from({ length: 10 }, () => status(503)));
-    await assert.rejects(env.client({ maxAttempts: 3 }).orders.create({ foreign_id: 'down-1', items: [item()] }), ServerError);
+    await assert.rejects(env.client({ maxAttempts: 3 }).orders.create({ finalize: false, foreign_id: 'down-1', items: [item()] }), ServerError);
     assert.equal(env.proxy.count('POST', ORDERS), 3);
     assert.equal(await ordersWith('down-1'), 0);
     env.proxy.reset();
     env.proxy.inject('POST', ORDERS, { kind: 'drop-after' });
     env.proxy.inject('GET', ORDERS, ...Array.from({ length: 10 }, () => status(503)));
-    await assert.rejects(env.client({ maxAttempts: 3 }).orders.create({ foreign_id: 'down-2', items: [item()] }), OutcomeUnknownError);
+    await assert.rejects(env.client({ maxAttempts: 3 }).orders.create({ finalize: false, foreign_id: 'down-2', items: [item()] }), OutcomeUnknownError);
     assert.equal(env.proxy.count('POST', ORDERS), 1, 'an unresolved outcome is never resent');
   });
 
   test('a validation 422 is not retried; CAPACITY_BUSY is retried once, then reported', async () => {
-    await assert.rejects(env.client().orders.create({ items: [item(601)] }), UnprocessableError);
+    await assert.rejects(env.client().orders.create({ finalize: false, items: [item(601)] }), UnprocessableError);
     assert.equal(env.proxy.count('POST', ORDERS), 1);
     const busy = status(422, { error: 'the slot is busy; retry once after a short delay', code: 'CAPACITY_BUSY', request_id: 'r' });
     env.proxy.inject('POST', ORDERS, { ...busy, headers: { 'retry-after': '0' } }, { ...busy, headers: { 'retry-after': '0' } });
-    await assert.rejects(env.client().orders.create({ foreign_id: 'busy-1', items: [item()] }), CapacityBusyError);
+    await assert.rejects(env.client().orders.create({ finalize: false, foreign_id: 'busy-1', items: [item()] }), CapacityBusyError);
     assert.equal(env.proxy.count('POST', ORDERS), 3);
     env.proxy.inject('POST', ORDERS, { ...busy, headers: { 'retry-after': '0' } });
-    await env.client().orders.create({ foreign_id: 'busy-2', items: [item()] });
+    await env.client().orders.create({ finalize: false, foreign_id: 'busy-2', items: [item()] });
     assert.equal(await ordersWith('busy-2'), 1);
   });
 
@@ -84,7 +84,7 @@ describe('POST /orders never creates a duplicate', () => {
     for (let i = 0; i < 20; i++) env.proxy.injectFor('POST', ORDERS, new RegExp(`"par-${i}"`), faults[i % faults.length]!);
     env.proxy.inject('GET', ORDERS, status(503), { kind: 'drop-after' });
     const c = env.client({ maxAttempts: 5, concurrency: 5 });
-    const made = await c.batch(Array.from({ length: 20 }, (_, i) => `par-${i}`), (fid) => c.orders.create({ foreign_id: fid, items: [item(660)] }));
+    const made = await c.batch(Array.from({ length: 20 }, (_, i) => `par-${i}`), (fid) => c.orders.create({ finalize: false, foreign_id: fid, items: [item(660)] }));
     assert.equal(new Set(made.map((o) => o.id)).size, 20);
     for (let i = 0; i < 20; i++) assert.equal(await ordersWith(`par-${i}`), 1);
     assert.equal(env.proxy.seen.filter((x) => x.fault).length, 22, 'every injected fault was hit');

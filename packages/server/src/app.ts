@@ -35,7 +35,7 @@ import { securityHeaders } from './http/api/plugins/security.ts';
 import { fastifyTrustProxy } from './http/api/plugins/trust-proxy.ts';
 import { lazySchemas as makeLazySchemas } from './http/api/lazy-schemas.ts';
 import { parseQuery } from './http/api/querystring.ts';
-import { apiRoutes } from './http/api/routes/index.ts';
+import { apiRoutes, mediaFileRoutes } from './http/api/routes/index.ts';
 import { gomusEntryRoutes } from './http/api/routes/entry/gomus.ts';
 import { consolePlugin } from './http/console/routes/plugin.ts';
 import { scanPage } from './http/scan/page.ts';
@@ -180,6 +180,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Route options that depend on settings (the upload route's body limit) read it at registration.
   app.decorate('atriumConfig', config);
   await app.register(apiRoutes, { prefix: '/api/v4' });
+  // Picture files (src/domain/media), linked from the catalogue's go~mus `picture` objects.
+  await app.register(mediaFileRoutes);
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
   await app.register(gomusEntryRoutes, { prefix: '/api/v3' });
   await app.register(scanPage);

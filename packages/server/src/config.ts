@@ -78,6 +78,14 @@ export interface Config {
   uploadQuotaBytes: number;
   /** Free space the data directory's volume must keep: below it uploads get 507; 0 = no check. */
   uploadMinFreeBytes: number;
+  /** Where pictures and their variants are kept (src/domain/media/store.ts): ATRIUM_MEDIA_DIR or <data dir>/media. */
+  mediaDir: string;
+  /** Largest picture upload in bytes. */
+  mediaMaxBytes: number;
+  /** Most pixels (width × height) a picture may decode to: larger is refused before decoding (decompression bombs). */
+  mediaMaxPixels: number;
+  /** Pictures one account may upload; past it 507 STORAGE_QUOTA_EXCEEDED; 0 = no quota. */
+  mediaQuota: number;
   /** clamd for virus scanning; unset = the built-in signature scanner. */
   clamdHost: string | undefined;
   clamdPort: number;
@@ -269,6 +277,10 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTypes: uploadTypes(env),
     uploadQuotaBytes: int(env, 'ATRIUM_UPLOAD_QUOTA_BYTES', 1024 ** 3, 0, 2 ** 50),
     uploadMinFreeBytes: int(env, 'ATRIUM_UPLOAD_MIN_FREE_BYTES', 1024 ** 3, 0, 2 ** 50),
+    mediaDir: path.resolve(env.INIT_CWD || '.', env.ATRIUM_MEDIA_DIR || path.join(env.ATRIUM_DATA_DIR || './data', 'media')),
+    mediaMaxBytes: int(env, 'ATRIUM_MEDIA_MAX_BYTES', 20 * 1024 * 1024, 1, 512 * 1024 * 1024),
+    mediaMaxPixels: int(env, 'ATRIUM_MEDIA_MAX_PIXELS', 100_000_000, 1, 2 ** 31),
+    mediaQuota: int(env, 'ATRIUM_MEDIA_QUOTA', 10_000, 0, 2 ** 31),
     clamdHost: env.CLAMD_HOST || undefined,
     clamdPort: int(env, 'CLAMD_PORT', 3310, 1, 65535),
     worker: bool(env, 'ATRIUM_WORKER', true),

@@ -760,6 +760,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a picture and attach it to a museum, exhibition, ticket, event or tour (staff)
+         * @description The record's go~mus `picture` becomes this upload. Metadata (EXIF, GPS) is removed; variants `teaser`, `preview`, `article`, `detail`, `original` are made as JPEG and WebP and served under /media with immutable cache headers.
+         */
+        post: operations["createMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One uploaded picture (staff)
+         * @description One uploaded picture (staff)
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an uploaded picture; its record shows its newest remaining picture or none (staff)
+         * @description Delete an uploaded picture; its record shows its newest remaining picture or none (staff)
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/museums": {
         parameters: {
             query?: never;
@@ -8605,25 +8649,31 @@ export interface operations {
                      *         {
                      *           "id": 1,
                      *           "museum_id": 1,
-                     *           "exhibition_id": null,
-                     *           "title": "Führung",
+                     *           "exhibition_id": 1,
+                     *           "title": "Kuratorengespräch",
                      *           "sub_title": null,
                      *           "description": null,
-                     *           "category": null,
+                     *           "category": {
+                     *             "id": 1,
+                     *             "name": "Talk"
+                     *           },
                      *           "bookable": true,
-                     *           "price_cents": 800,
-                     *           "vat_pct": 0,
+                     *           "price_cents": 500,
+                     *           "vat_pct": 7,
                      *           "tax_included": true,
                      *           "featured": false,
-                     *           "languages": [],
+                     *           "languages": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Deutsch"
+                     *             }
+                     *           ],
                      *           "location": {
-                     *             "zip": "10178",
+                     *             "zip": "10117",
                      *             "city": "Berlin",
-                     *             "name": "Testmuseum",
-                     *             "street": "Museumsinsel",
-                     *             "country": "Deutschland",
-                     *             "latitude": 52.52,
-                     *             "longitude": 13.4
+                     *             "name": "Kunsthalle am See",
+                     *             "street": "Seeufer",
+                     *             "country": "Deutschland"
                      *           },
                      *           "registerable": false,
                      *           "content": {},
@@ -8632,23 +8682,51 @@ export interface operations {
                      *           "catch_words": [],
                      *           "disablements": [],
                      *           "grades": [],
-                     *           "proposal_categories": []
+                     *           "proposal_categories": [],
+                     *           "picture": {
+                     *             "title": "Kuratorengespräch",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/d150c3d4507078165c9b44630eb18186/teaser.jpg",
+                     *             "preview": "/media/d150c3d4507078165c9b44630eb18186/preview.jpg",
+                     *             "article": "/media/d150c3d4507078165c9b44630eb18186/article.jpg",
+                     *             "detail": "/media/d150c3d4507078165c9b44630eb18186/detail.jpg",
+                     *             "original": "/media/d150c3d4507078165c9b44630eb18186/original.jpg"
+                     *           }
                      *         },
                      *         {
                      *           "id": 2,
-                     *           "museum_id": 2,
+                     *           "museum_id": 1,
                      *           "exhibition_id": null,
-                     *           "title": "Führung",
+                     *           "title": "Abendführung",
                      *           "sub_title": null,
                      *           "description": null,
-                     *           "category": null,
+                     *           "category": {
+                     *             "id": 2,
+                     *             "name": "Tour"
+                     *           },
                      *           "bookable": true,
-                     *           "price_cents": 800,
-                     *           "vat_pct": 0,
+                     *           "price_cents": 1200,
+                     *           "vat_pct": 7,
                      *           "tax_included": true,
-                     *           "featured": false,
-                     *           "languages": [],
-                     *           "location": null,
+                     *           "featured": true,
+                     *           "languages": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Deutsch"
+                     *             },
+                     *             {
+                     *               "id": 2,
+                     *               "name": "English"
+                     *             }
+                     *           ],
+                     *           "location": {
+                     *             "zip": "10117",
+                     *             "city": "Berlin",
+                     *             "name": "Kunsthalle am See",
+                     *             "street": "Seeufer",
+                     *             "country": "Deutschland"
+                     *           },
                      *           "registerable": false,
                      *           "content": {},
                      *           "age_groups": [],
@@ -8656,11 +8734,69 @@ export interface operations {
                      *           "catch_words": [],
                      *           "disablements": [],
                      *           "grades": [],
-                     *           "proposal_categories": []
+                     *           "proposal_categories": [],
+                     *           "picture": {
+                     *             "title": "Abendführung",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/0b41717a45912ee20e032fe915ee9cd8/teaser.jpg",
+                     *             "preview": "/media/0b41717a45912ee20e032fe915ee9cd8/preview.jpg",
+                     *             "article": "/media/0b41717a45912ee20e032fe915ee9cd8/article.jpg",
+                     *             "detail": "/media/0b41717a45912ee20e032fe915ee9cd8/detail.jpg",
+                     *             "original": "/media/0b41717a45912ee20e032fe915ee9cd8/original.jpg"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "museum_id": 2,
+                     *           "exhibition_id": null,
+                     *           "title": "Druckwerkstatt",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": {
+                     *             "id": 3,
+                     *             "name": "Workshop"
+                     *           },
+                     *           "bookable": true,
+                     *           "price_cents": 2500,
+                     *           "vat_pct": 19,
+                     *           "tax_included": true,
+                     *           "featured": false,
+                     *           "languages": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Deutsch"
+                     *             }
+                     *           ],
+                     *           "location": {
+                     *             "zip": "10178",
+                     *             "city": "Berlin",
+                     *             "name": "Stadtmuseum",
+                     *             "street": "Marktplatz",
+                     *             "country": "Deutschland"
+                     *           },
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": [],
+                     *           "picture": {
+                     *             "title": "Druckwerkstatt",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/53a3df6375b295787128eaeaed8d4e5b/teaser.jpg",
+                     *             "preview": "/media/53a3df6375b295787128eaeaed8d4e5b/preview.jpg",
+                     *             "article": "/media/53a3df6375b295787128eaeaed8d4e5b/article.jpg",
+                     *             "detail": "/media/53a3df6375b295787128eaeaed8d4e5b/detail.jpg",
+                     *             "original": "/media/53a3df6375b295787128eaeaed8d4e5b/original.jpg"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 2,
+                     *         "total_count": 4,
                      *         "page": 1,
                      *         "per_page": 25
                      *       }
@@ -8714,6 +8850,21 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             proposal_categories: {
@@ -8960,7 +9111,8 @@ export interface operations {
                      *         ],
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
-                     *         "active": true
+                     *         "active": true,
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -9012,6 +9164,21 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             proposal_categories: {
@@ -9843,15 +10010,7 @@ export interface operations {
                      *         "tax_included": true,
                      *         "featured": false,
                      *         "languages": [],
-                     *         "location": {
-                     *           "zip": "10178",
-                     *           "city": "Berlin",
-                     *           "name": "Testmuseum",
-                     *           "street": "Museumsinsel",
-                     *           "country": "Deutschland",
-                     *           "latitude": 52.52,
-                     *           "longitude": 13.4
-                     *         },
+                     *         "location": null,
                      *         "registerable": false,
                      *         "content": {},
                      *         "age_groups": [],
@@ -9859,7 +10018,15 @@ export interface operations {
                      *         "catch_words": [],
                      *         "disablements": [],
                      *         "grades": [],
-                     *         "proposal_categories": []
+                     *         "proposal_categories": [],
+                     *         "picture": null,
+                     *         "sales_channels": [
+                     *           "shop",
+                     *           "reseller"
+                     *         ],
+                     *         "reseller_account_ids": [],
+                     *         "reseller_price_cents": null,
+                     *         "active": true
                      *       }
                      *     }
                      */
@@ -9911,6 +10078,21 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             proposal_categories: {
@@ -10194,7 +10376,8 @@ export interface operations {
                      *         ],
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
-                     *         "active": true
+                     *         "active": true,
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -10246,6 +10429,21 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             proposal_categories: {
@@ -12367,11 +12565,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "exhibitions": [],
+                     *       "exhibitions": [
+                     *         {
+                     *           "id": 1,
+                     *           "museum_id": 1,
+                     *           "title": "Licht und Farbe",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "featured": true,
+                     *           "time_frames": [],
+                     *           "picture": {
+                     *             "title": "Licht und Farbe",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/8c91fd5e058a1d242e92b432f5131a52/teaser.jpg",
+                     *             "preview": "/media/8c91fd5e058a1d242e92b432f5131a52/preview.jpg",
+                     *             "article": "/media/8c91fd5e058a1d242e92b432f5131a52/article.jpg",
+                     *             "detail": "/media/8c91fd5e058a1d242e92b432f5131a52/detail.jpg",
+                     *             "original": "/media/8c91fd5e058a1d242e92b432f5131a52/original.jpg"
+                     *           }
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "total_count": 0,
-                     *         "page": 992,
-                     *         "per_page": 5
+                     *         "total_count": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
                      *       }
                      *     }
                      */
@@ -12383,6 +12601,21 @@ export interface operations {
                             featured: boolean;
                             id: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -12589,7 +12822,8 @@ export interface operations {
                      *         "sub_title": null,
                      *         "description": null,
                      *         "featured": true,
-                     *         "time_frames": []
+                     *         "time_frames": [],
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -12601,6 +12835,21 @@ export interface operations {
                             featured: boolean;
                             id: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -12830,11 +13079,12 @@ export interface operations {
                      *       "exhibition": {
                      *         "id": 1,
                      *         "museum_id": 1,
-                     *         "title": "Licht und Farbe",
+                     *         "title": "Ausstellung",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "featured": true,
-                     *         "time_frames": []
+                     *         "featured": false,
+                     *         "time_frames": [],
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -12846,6 +13096,21 @@ export interface operations {
                             featured: boolean;
                             id: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -13081,7 +13346,8 @@ export interface operations {
                      *         "sub_title": "Zz'8547::",
                      *         "description": null,
                      *         "featured": false,
-                     *         "time_frames": []
+                     *         "time_frames": [],
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -13093,6 +13359,21 @@ export interface operations {
                             featured: boolean;
                             id: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -13645,6 +13926,736 @@ export interface operations {
             };
         };
     };
+    createMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description go~mus copyright line. */
+                    copyright_info?: string;
+                    /** @description go~mus picture description. */
+                    description?: string;
+                    /** @description The picture: JPEG, PNG or WebP, at most 20 MB (ATRIUM_MEDIA_MAX_BYTES); its type is read from the bytes. */
+                    file: Record<string, never>;
+                    target_id: number;
+                    target_type: "museum" | "exhibition" | "ticket" | "event" | "tour";
+                    /** @description go~mus picture title. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "media": {
+                     *         "id": 1,
+                     *         "target_type": "museum",
+                     *         "target_id": 1,
+                     *         "museum_id": 1,
+                     *         "title": "Bild museum",
+                     *         "description": "Blick in den Saal",
+                     *         "copyright_info": "© Museum",
+                     *         "content_type": "image/jpeg",
+                     *         "width": 400,
+                     *         "height": 300,
+                     *         "byte_size": 60441,
+                     *         "created_at": "2026-11-27T17:57:08.626Z",
+                     *         "picture": {
+                     *           "title": "Bild museum",
+                     *           "description": "Blick in den Saal",
+                     *           "copyright_info": "© Museum",
+                     *           "teaser": "/media/12881eb5d65223fb64f558e209a11b82/teaser.jpg",
+                     *           "preview": "/media/12881eb5d65223fb64f558e209a11b82/preview.jpg",
+                     *           "article": "/media/12881eb5d65223fb64f558e209a11b82/article.jpg",
+                     *           "detail": "/media/12881eb5d65223fb64f558e209a11b82/detail.jpg",
+                     *           "original": "/media/12881eb5d65223fb64f558e209a11b82/original.jpg"
+                     *         },
+                     *         "webp": {
+                     *           "teaser": "/media/12881eb5d65223fb64f558e209a11b82/teaser.webp",
+                     *           "preview": "/media/12881eb5d65223fb64f558e209a11b82/preview.webp",
+                     *           "article": "/media/12881eb5d65223fb64f558e209a11b82/article.webp",
+                     *           "detail": "/media/12881eb5d65223fb64f558e209a11b82/detail.webp",
+                     *           "original": "/media/12881eb5d65223fb64f558e209a11b82/original.webp"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        media: {
+                            byte_size: number;
+                            /** @description What the uploaded bytes were: image/jpeg, image/png or image/webp. */
+                            content_type: string;
+                            copyright_info: string | null;
+                            created_at: string;
+                            description: string | null;
+                            height: number;
+                            id: number;
+                            museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            };
+                            target_id: number;
+                            /** @description museum, exhibition, ticket, event or tour */
+                            target_type: string;
+                            title: string | null;
+                            webp: {
+                                article: string;
+                                detail: string;
+                                original: string;
+                                preview: string;
+                                teaser: string;
+                            };
+                            width: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service temporarily unavailable (for example database down). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Insufficient storage: the account upload quota, or the server is low on disk space. */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upload quota of this account exceeded",
+                     *       "code": "STORAGE_QUOTA_EXCEEDED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "media": {
+                     *         "id": 16,
+                     *         "target_type": "exhibition",
+                     *         "target_id": 1,
+                     *         "museum_id": 1,
+                     *         "title": "B",
+                     *         "description": null,
+                     *         "copyright_info": null,
+                     *         "content_type": "image/png",
+                     *         "width": 50,
+                     *         "height": 40,
+                     *         "byte_size": 203,
+                     *         "created_at": "2026-11-27T17:57:08.626Z",
+                     *         "picture": {
+                     *           "title": "B",
+                     *           "description": null,
+                     *           "copyright_info": null,
+                     *           "teaser": "/media/b8ed4b9cecd9948916f680e7355a02c1/teaser.jpg",
+                     *           "preview": "/media/b8ed4b9cecd9948916f680e7355a02c1/preview.jpg",
+                     *           "article": "/media/b8ed4b9cecd9948916f680e7355a02c1/article.jpg",
+                     *           "detail": "/media/b8ed4b9cecd9948916f680e7355a02c1/detail.jpg",
+                     *           "original": "/media/b8ed4b9cecd9948916f680e7355a02c1/original.jpg"
+                     *         },
+                     *         "webp": {
+                     *           "teaser": "/media/b8ed4b9cecd9948916f680e7355a02c1/teaser.webp",
+                     *           "preview": "/media/b8ed4b9cecd9948916f680e7355a02c1/preview.webp",
+                     *           "article": "/media/b8ed4b9cecd9948916f680e7355a02c1/article.webp",
+                     *           "detail": "/media/b8ed4b9cecd9948916f680e7355a02c1/detail.webp",
+                     *           "original": "/media/b8ed4b9cecd9948916f680e7355a02c1/original.webp"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        media: {
+                            byte_size: number;
+                            /** @description What the uploaded bytes were: image/jpeg, image/png or image/webp. */
+                            content_type: string;
+                            copyright_info: string | null;
+                            created_at: string;
+                            description: string | null;
+                            height: number;
+                            id: number;
+                            museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            };
+                            target_id: number;
+                            /** @description museum, exhibition, ticket, event or tour */
+                            target_type: string;
+                            title: string | null;
+                            webp: {
+                                article: string;
+                                detail: string;
+                                original: string;
+                                preview: string;
+                                teaser: string;
+                            };
+                            width: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listMuseums: {
         parameters: {
             query?: {
@@ -13684,15 +14695,55 @@ export interface operations {
                      *       "museums": [
                      *         {
                      *           "id": 1,
-                     *           "title": "Testmuseum",
+                     *           "title": "Kunsthalle am See",
+                     *           "sub_title": "Malerei und Skulptur der Moderne",
+                     *           "description": null,
+                     *           "time_zone": "Europe/Berlin",
+                     *           "location": {
+                     *             "zip": "10117",
+                     *             "city": "Berlin",
+                     *             "name": "Kunsthalle am See",
+                     *             "street": "Seeufer",
+                     *             "country": "Deutschland"
+                     *           },
+                     *           "picture": {
+                     *             "title": "Kunsthalle am See",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/97d51c0faef830d61a7d54380fecd580/teaser.jpg",
+                     *             "preview": "/media/97d51c0faef830d61a7d54380fecd580/preview.jpg",
+                     *             "article": "/media/97d51c0faef830d61a7d54380fecd580/article.jpg",
+                     *             "detail": "/media/97d51c0faef830d61a7d54380fecd580/detail.jpg",
+                     *             "original": "/media/97d51c0faef830d61a7d54380fecd580/original.jpg"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "title": "Stadtmuseum",
                      *           "sub_title": null,
                      *           "description": null,
                      *           "time_zone": "Europe/Berlin",
-                     *           "location": null
+                     *           "location": {
+                     *             "zip": "10178",
+                     *             "city": "Berlin",
+                     *             "name": "Stadtmuseum",
+                     *             "street": "Marktplatz",
+                     *             "country": "Deutschland"
+                     *           },
+                     *           "picture": {
+                     *             "title": "Stadtmuseum",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/7d8100f0dff7aedc955ea3fe289d8439/teaser.jpg",
+                     *             "preview": "/media/7d8100f0dff7aedc955ea3fe289d8439/preview.jpg",
+                     *             "article": "/media/7d8100f0dff7aedc955ea3fe289d8439/article.jpg",
+                     *             "detail": "/media/7d8100f0dff7aedc955ea3fe289d8439/detail.jpg",
+                     *             "original": "/media/7d8100f0dff7aedc955ea3fe289d8439/original.jpg"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 1,
+                     *         "total_count": 2,
                      *         "page": 1,
                      *         "per_page": 25
                      *       }
@@ -13716,6 +14767,21 @@ export interface operations {
                             opening_exceptions?: {
                                 [key: string]: number[] | null;
                             };
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -13954,7 +15020,8 @@ export interface operations {
                      *             1080
                      *           ]
                      *         ],
-                     *         "opening_exceptions": {}
+                     *         "opening_exceptions": {},
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -13971,6 +15038,21 @@ export interface operations {
                             opening_exceptions?: {
                                 [key: string]: number[] | null;
                             };
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -14181,17 +15263,27 @@ export interface operations {
                      * @example {
                      *       "museum": {
                      *         "id": 1,
-                     *         "title": "Kunsthalle am See",
-                     *         "sub_title": "Malerei und Skulptur der Moderne",
+                     *         "title": "Testmuseum",
+                     *         "sub_title": null,
                      *         "description": null,
                      *         "time_zone": "Europe/Berlin",
-                     *         "location": {
-                     *           "zip": "10117",
-                     *           "city": "Berlin",
-                     *           "name": "Kunsthalle am See",
-                     *           "street": "Seeufer",
-                     *           "country": "Deutschland"
-                     *         }
+                     *         "location": null,
+                     *         "picture": null,
+                     *         "weekly_opening_hours": [
+                     *           [
+                     *             600,
+                     *             1080
+                     *           ],
+                     *           [
+                     *             600,
+                     *             1080
+                     *           ],
+                     *           [
+                     *             600,
+                     *             1080
+                     *           ]
+                     *         ],
+                     *         "opening_exceptions": {}
                      *       }
                      *     }
                      */
@@ -14208,6 +15300,21 @@ export interface operations {
                             opening_exceptions?: {
                                 [key: string]: number[] | null;
                             };
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -14457,7 +15564,8 @@ export interface operations {
                      *         ],
                      *         "opening_exceptions": {
                      *           "2026-07-07": null
-                     *         }
+                     *         },
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -14474,6 +15582,21 @@ export interface operations {
                             opening_exceptions?: {
                                 [key: string]: number[] | null;
                             };
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             sub_title: null | (string | {
                                 [key: string]: string | null;
                             });
@@ -15827,20 +16950,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "comment": "Please send fast!",
+                 *       "reference": "bought you by the awesome tourist gmbh!",
                  *       "items": [
                  *         {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 3,
-                 *             "time": "2026-11-29T09:00:00.000Z",
-                 *             "reservations": [
-                 *               "cwJfZiFrIc8WY0LdDzCVXg"
-                 *             ]
+                 *             "quantity": 2,
+                 *             "time": "2026-12-02T09:00:00.000Z"
                  *           }
                  *         }
                  *       ],
-                 *       "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7"
+                 *       "total": 2800
                  *     }
                  */
                 "application/json": {
@@ -15851,7 +16973,7 @@ export interface operations {
                     };
                     /** @description Existing customer id or foreign_id. */
                     customer_id?: number | string;
-                    /** @description Create and finalize in one call. */
+                    /** @description Absent or true: the order is finalized at once (barcodes, documents), as go~mus answers an order; false: a pending draft to finalize with POST /orders/:id/finalize. */
                     finalize?: boolean;
                     /** @description Your key; a repeat with the same content returns the existing order. */
                     foreign_id?: string;
@@ -16039,43 +17161,67 @@ export interface operations {
                      * @example {
                      *       "order": {
                      *         "id": 1,
-                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
-                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
-                     *         "status": "pending",
-                     *         "is_valid": false,
-                     *         "total_price_cents": 4200,
+                     *         "foreign_id": null,
+                     *         "token": "5fz5zLemrNaRtYrX-NJ4kQ",
+                     *         "status": "finalized",
+                     *         "is_valid": true,
+                     *         "total_price_cents": 2800,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
                      *         "customer_id": null,
-                     *         "comment": null,
-                     *         "reference": null,
-                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
-                     *         "updated_at": "2026-11-24T06:53:46.699+01:00",
-                     *         "finalized_at": null,
+                     *         "comment": "Please send fast!",
+                     *         "reference": "bought you by the awesome tourist gmbh!",
+                     *         "created_at": "2026-11-27T18:54:56.038+01:00",
+                     *         "updated_at": "2026-11-27T18:54:56.038+01:00",
+                     *         "finalized_at": "2026-11-27T18:54:56.038+01:00",
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-24T07:23:46.699+01:00",
+                     *         "expires_at": null,
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 2800,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 2,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-11-29T10:00:00+01:00",
-                     *               "barcodes": [],
+                     *               "quantity": 2,
+                     *               "start_time": "2026-12-02T10:00:00+01:00",
+                     *               "barcodes": [
+                     *                 {
+                     *                   "id": 1,
+                     *                   "barcode": "289161480295-5",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 2,
+                     *                   "barcode": "879161066204-8",
+                     *                   "status": "valid"
+                     *                 }
+                     *               ],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": []
+                     *         "documents": [
+                     *           {
+                     *             "id": 1,
+                     *             "kind": "ticket",
+                     *             "status": "processing",
+                     *             "filename": "tickets-1.pdf"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "kind": "invoice",
+                     *             "status": "processing",
+                     *             "filename": "invoice-1.pdf"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -17855,51 +19001,41 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 1,
-                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
-                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
+                     *         "id": 3,
+                     *         "foreign_id": null,
+                     *         "token": "Nd8sRhjS6qlBdCD754wYdg",
                      *         "status": "finalized",
                      *         "is_valid": true,
-                     *         "total_price_cents": 4200,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
-                     *         "updated_at": "2026-11-24T07:09:46.699+01:00",
-                     *         "finalized_at": "2026-11-24T07:09:46.699+01:00",
+                     *         "created_at": "2026-11-27T18:54:56.038+01:00",
+                     *         "updated_at": "2026-11-27T18:54:56.038+01:00",
+                     *         "finalized_at": "2026-11-27T18:54:56.038+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 3,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 1400,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 1,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-11-29T10:00:00+01:00",
+                     *               "id": 3,
+                     *               "quantity": 1,
+                     *               "start_time": "2026-12-02T10:00:00+01:00",
                      *               "barcodes": [
                      *                 {
-                     *                   "id": 1,
-                     *                   "barcode": "557689122011-7",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 2,
-                     *                   "barcode": "899555340824-8",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 3,
-                     *                   "barcode": "647970780354-4",
+                     *                   "id": 4,
+                     *                   "barcode": "366888224373-0",
                      *                   "status": "valid"
                      *                 }
                      *               ],
@@ -17910,16 +19046,16 @@ export interface operations {
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 5,
                      *             "kind": "ticket",
                      *             "status": "processing",
-                     *             "filename": "tickets-1.pdf"
+                     *             "filename": "tickets-3.pdf"
                      *           },
                      *           {
-                     *             "id": 2,
+                     *             "id": 6,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-1.pdf"
+                     *             "filename": "invoice-3.pdf"
                      *           }
                      *         ]
                      *       }
@@ -26187,7 +27323,7 @@ export interface operations {
                      *       "tickets": [
                      *         {
                      *           "id": 1,
-                     *           "title": "Eintritt regulär",
+                     *           "title": "Zeitfenster regulär",
                      *           "sub_title": null,
                      *           "description": null,
                      *           "ticket_type": "time_slot",
@@ -26195,8 +27331,13 @@ export interface operations {
                      *           "museum_ids": [
                      *             1
                      *           ],
-                     *           "exhibition_ids": [],
-                     *           "quota_ids": [],
+                     *           "exhibition_ids": [
+                     *             1
+                     *           ],
+                     *           "quota_ids": [
+                     *             1,
+                     *             2
+                     *           ],
                      *           "price_cents": 1400,
                      *           "vat_pct": 7,
                      *           "tax_included": true,
@@ -26210,12 +27351,103 @@ export interface operations {
                      *           "personalizeable": false,
                      *           "identification": false,
                      *           "after_sale_information": null,
-                     *           "valid_from": null,
-                     *           "valid_until": null
+                     *           "picture": {
+                     *             "title": "Zeitfenster regulär",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/d72609b2d007f7c854fb715d9fd18a05/teaser.jpg",
+                     *             "preview": "/media/d72609b2d007f7c854fb715d9fd18a05/preview.jpg",
+                     *             "article": "/media/d72609b2d007f7c854fb715d9fd18a05/article.jpg",
+                     *             "detail": "/media/d72609b2d007f7c854fb715d9fd18a05/detail.jpg",
+                     *             "original": "/media/d72609b2d007f7c854fb715d9fd18a05/original.jpg"
+                     *           },
+                     *           "valid_from": "2026-11-27",
+                     *           "valid_until": "2027-11-27"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "title": "Zeitfenster ermäßigt",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "ticket_type": "time_slot",
+                     *           "bookable": true,
+                     *           "museum_ids": [
+                     *             1
+                     *           ],
+                     *           "exhibition_ids": [],
+                     *           "quota_ids": [
+                     *             1,
+                     *             2
+                     *           ],
+                     *           "price_cents": 900,
+                     *           "vat_pct": 7,
+                     *           "tax_included": true,
+                     *           "discount": 0,
+                     *           "first_entry": 600,
+                     *           "last_entry": 1020,
+                     *           "entry_duration": 30,
+                     *           "min_persons": 1,
+                     *           "max_persons": 100,
+                     *           "attendees": "none",
+                     *           "personalizeable": false,
+                     *           "identification": false,
+                     *           "after_sale_information": null,
+                     *           "picture": {
+                     *             "title": "Zeitfenster ermäßigt",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/763221e936e1b4008cb4b234f57f4c90/teaser.jpg",
+                     *             "preview": "/media/763221e936e1b4008cb4b234f57f4c90/preview.jpg",
+                     *             "article": "/media/763221e936e1b4008cb4b234f57f4c90/article.jpg",
+                     *             "detail": "/media/763221e936e1b4008cb4b234f57f4c90/detail.jpg",
+                     *             "original": "/media/763221e936e1b4008cb4b234f57f4c90/original.jpg"
+                     *           },
+                     *           "valid_from": "2026-11-27",
+                     *           "valid_until": "2027-11-27"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "title": "Tageskarte",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "ticket_type": "normal",
+                     *           "bookable": true,
+                     *           "museum_ids": [
+                     *             1
+                     *           ],
+                     *           "exhibition_ids": [],
+                     *           "quota_ids": [
+                     *             2
+                     *           ],
+                     *           "price_cents": 1800,
+                     *           "vat_pct": 7,
+                     *           "tax_included": true,
+                     *           "discount": 0,
+                     *           "first_entry": 600,
+                     *           "last_entry": 1020,
+                     *           "entry_duration": null,
+                     *           "min_persons": 1,
+                     *           "max_persons": 100,
+                     *           "attendees": "none",
+                     *           "personalizeable": false,
+                     *           "identification": false,
+                     *           "after_sale_information": null,
+                     *           "picture": {
+                     *             "title": "Tageskarte",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/3fb08db220e23c5040200a27d8f30752/teaser.jpg",
+                     *             "preview": "/media/3fb08db220e23c5040200a27d8f30752/preview.jpg",
+                     *             "article": "/media/3fb08db220e23c5040200a27d8f30752/article.jpg",
+                     *             "detail": "/media/3fb08db220e23c5040200a27d8f30752/detail.jpg",
+                     *             "original": "/media/3fb08db220e23c5040200a27d8f30752/original.jpg"
+                     *           },
+                     *           "valid_from": "2026-11-27",
+                     *           "valid_until": "2027-11-27"
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 1,
+                     *         "total_count": 5,
                      *         "page": 1,
                      *         "per_page": 25
                      *       }
@@ -26251,6 +27483,21 @@ export interface operations {
                             museum_ids: number[];
                             /** @description go~mus: always false (no annual tickets). */
                             personalizeable: boolean;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -26508,7 +27755,8 @@ export interface operations {
                      *         ],
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
-                     *         "active": true
+                     *         "active": true,
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -26537,6 +27785,21 @@ export interface operations {
                             museum_ids: number[];
                             /** @description go~mus: always false (no annual tickets). */
                             personalizeable: boolean;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -26801,8 +28064,16 @@ export interface operations {
                      *         "personalizeable": false,
                      *         "identification": false,
                      *         "after_sale_information": null,
+                     *         "picture": null,
                      *         "valid_from": null,
-                     *         "valid_until": null
+                     *         "valid_until": null,
+                     *         "sales_channels": [
+                     *           "shop",
+                     *           "reseller"
+                     *         ],
+                     *         "reseller_account_ids": [],
+                     *         "reseller_price_cents": null,
+                     *         "active": true
                      *       }
                      *     }
                      */
@@ -26831,6 +28102,21 @@ export interface operations {
                             museum_ids: number[];
                             /** @description go~mus: always false (no annual tickets). */
                             personalizeable: boolean;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -27117,7 +28403,8 @@ export interface operations {
                      *         ],
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
-                     *         "active": true
+                     *         "active": true,
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -27146,6 +28433,21 @@ export interface operations {
                             museum_ids: number[];
                             /** @description go~mus: always false (no annual tickets). */
                             personalizeable: boolean;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             quota_ids: number[];
@@ -28934,36 +30236,89 @@ export interface operations {
                      *           "id": 1,
                      *           "museum_id": 1,
                      *           "exhibition_id": null,
-                     *           "title": "Tour",
+                     *           "title": "Highlights der Sammlung",
                      *           "sub_title": null,
                      *           "description": null,
-                     *           "category": {
-                     *             "id": 4,
-                     *             "name": "Führung"
-                     *           },
+                     *           "category": null,
                      *           "featured": false,
                      *           "duration": 60,
                      *           "min_persons": 1,
-                     *           "max_persons": 10,
-                     *           "max_concurrent": 1,
+                     *           "max_persons": 25,
+                     *           "max_concurrent": 2,
                      *           "window_start": 600,
                      *           "window_end": 960,
-                     *           "step": 15,
+                     *           "step": 30,
                      *           "languages": [
                      *             {
                      *               "id": 1,
                      *               "name": "Deutsch"
+                     *             },
+                     *             {
+                     *               "id": 2,
+                     *               "name": "English"
                      *             }
                      *           ],
                      *           "bookable": true,
-                     *           "price_cents": 5000,
-                     *           "vat_pct": 0,
+                     *           "price_cents": 9000,
+                     *           "vat_pct": 19,
                      *           "tax_included": true,
-                     *           "pricing": "group"
+                     *           "pricing": "group",
+                     *           "picture": {
+                     *             "title": "Highlights der Sammlung",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/5b5de73f8113a063b490ace9890e207a/teaser.jpg",
+                     *             "preview": "/media/5b5de73f8113a063b490ace9890e207a/preview.jpg",
+                     *             "article": "/media/5b5de73f8113a063b490ace9890e207a/article.jpg",
+                     *             "detail": "/media/5b5de73f8113a063b490ace9890e207a/detail.jpg",
+                     *             "original": "/media/5b5de73f8113a063b490ace9890e207a/original.jpg"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "museum_id": 2,
+                     *           "exhibition_id": null,
+                     *           "title": "Stadtgeschichte",
+                     *           "sub_title": null,
+                     *           "description": null,
+                     *           "category": null,
+                     *           "featured": false,
+                     *           "duration": 90,
+                     *           "min_persons": 5,
+                     *           "max_persons": 20,
+                     *           "max_concurrent": 1,
+                     *           "window_start": 570,
+                     *           "window_end": 900,
+                     *           "step": 30,
+                     *           "languages": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Deutsch"
+                     *             },
+                     *             {
+                     *               "id": 2,
+                     *               "name": "English"
+                     *             }
+                     *           ],
+                     *           "bookable": true,
+                     *           "price_cents": 1200,
+                     *           "vat_pct": 19,
+                     *           "tax_included": true,
+                     *           "pricing": "person",
+                     *           "picture": {
+                     *             "title": "Stadtgeschichte",
+                     *             "description": null,
+                     *             "copyright_info": "Atrium demo picture, drawn by the project",
+                     *             "teaser": "/media/8b14c379a680bd6c098e073c43e3bde0/teaser.jpg",
+                     *             "preview": "/media/8b14c379a680bd6c098e073c43e3bde0/preview.jpg",
+                     *             "article": "/media/8b14c379a680bd6c098e073c43e3bde0/article.jpg",
+                     *             "detail": "/media/8b14c379a680bd6c098e073c43e3bde0/detail.jpg",
+                     *             "original": "/media/8b14c379a680bd6c098e073c43e3bde0/original.jpg"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 1,
+                     *         "total_count": 2,
                      *         "page": 1,
                      *         "per_page": 25
                      *       }
@@ -28998,6 +30353,21 @@ export interface operations {
                             max_persons: number;
                             min_persons: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
@@ -29262,7 +30632,8 @@ export interface operations {
                      *         ],
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": 290,
-                     *         "active": true
+                     *         "active": true,
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -29290,6 +30661,21 @@ export interface operations {
                             max_persons: number;
                             min_persons: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
@@ -29530,32 +30916,32 @@ export interface operations {
                      *         "id": 1,
                      *         "museum_id": 1,
                      *         "exhibition_id": null,
-                     *         "title": "Tour",
+                     *         "title": "Gruppenführung",
                      *         "sub_title": null,
                      *         "description": null,
-                     *         "category": {
-                     *           "id": 4,
-                     *           "name": "Führung"
-                     *         },
+                     *         "category": null,
                      *         "featured": false,
                      *         "duration": 60,
                      *         "min_persons": 1,
-                     *         "max_persons": 10,
+                     *         "max_persons": 25,
                      *         "max_concurrent": 1,
                      *         "window_start": 600,
                      *         "window_end": 960,
                      *         "step": 15,
-                     *         "languages": [
-                     *           {
-                     *             "id": 1,
-                     *             "name": "Deutsch"
-                     *           }
-                     *         ],
-                     *         "bookable": true,
-                     *         "price_cents": 5000,
+                     *         "languages": [],
+                     *         "bookable": false,
+                     *         "price_cents": 9000,
                      *         "vat_pct": 0,
                      *         "tax_included": true,
-                     *         "pricing": "group"
+                     *         "pricing": "group",
+                     *         "picture": null,
+                     *         "sales_channels": [
+                     *           "shop",
+                     *           "reseller"
+                     *         ],
+                     *         "reseller_account_ids": [],
+                     *         "reseller_price_cents": null,
+                     *         "active": true
                      *       }
                      *     }
                      */
@@ -29583,6 +30969,21 @@ export interface operations {
                             max_persons: number;
                             min_persons: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
@@ -29873,7 +31274,8 @@ export interface operations {
                      *         ],
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
-                     *         "active": true
+                     *         "active": true,
+                     *         "picture": null
                      *       }
                      *     }
                      */
@@ -29901,6 +31303,21 @@ export interface operations {
                             max_persons: number;
                             min_persons: number;
                             museum_id: number;
+                            picture: {
+                                /** @description At most 1024 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                article: string;
+                                copyright_info: string | null;
+                                description: string | null;
+                                /** @description At most 1600 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                detail: string;
+                                /** @description Full size, metadata removed: a JPEG under /media (the same path ending in .webp is WebP). */
+                                original: string;
+                                /** @description At most 640 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                preview: string;
+                                /** @description At most 320 px: a JPEG under /media (the same path ending in .webp is WebP). */
+                                teaser: string;
+                                title: string | null;
+                            } | null;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;

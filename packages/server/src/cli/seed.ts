@@ -27,6 +27,8 @@ export function seedCommands(program: Command) {
         await withDatabase(async (ctx) => {
           const summary = await seedDemo(ctx);
           process.stdout.write(`demo catalogue loaded:\n${formatSummary(summary)}`);
+          const { seedDemoPictures } = await import('../domain/demo/demoPictures.ts');
+          process.stdout.write(`demo pictures drawn: ${await seedDemoPictures(ctx)}\n`);
         });
       }),
     );

@@ -82,7 +82,7 @@ describe('atrium import (directory, dry run) and seed --remove-demo', () => {
       const date = addDays(localDateOf(new Date(), 'Europe/Berlin'), d);
       if (weekdayIndex(date) === 0) continue;
       const time = zonedInstant(date, 600, 'Europe/Berlin').toISOString();
-      const res = await t.request({ method: 'POST', url: '/api/v4/orders', token: reseller, payload: { items: [{ type: 'Ticket', attributes: { id: ticket, quantity: 1, time } }], total: 1400 } });
+      const res = await t.request({ method: 'POST', url: '/api/v4/orders', token: reseller, payload: { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticket, quantity: 1, time } }], total: 1400 } });
       ordered = res.statusCode === 201;
     }
     assert.ok(ordered, 'an order for a demo ticket');

@@ -108,7 +108,7 @@ describe('import merges', () => {
     const booked = await idOf('ticket', 'booked');
     const order = await t.request({
       method: 'POST', url: '/api/v4/orders', token: reseller,
-      payload: { order: { items: [{ type: 'Ticket', attributes: { id: booked, quantity: 1, time: '2027-03-10T10:00:00+01:00' } }], total: 1000 } },
+      payload: { order: { finalize: false, items: [{ type: 'Ticket', attributes: { id: booked, quantity: 1, time: '2027-03-10T10:00:00+01:00' } }], total: 1000 } },
     });
     assert.equal(order.statusCode, 201, order.body);
     const next = catalogue();

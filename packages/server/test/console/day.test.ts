@@ -26,7 +26,7 @@ test('sold, held, left and checked in per slot; a closure shows', async () => {
   const sold = await post('/api/v4/orders', { finalize: true, items: [{ type: 'Ticket', attributes: { id: fx.A.ticketId, quantity: 3, time: at } }] });
   assert.equal(sold.statusCode, 201, sold.body);
   assert.equal((await post('/api/v4/tickets/reservations', { ticket_id: fx.A.ticketId, quantity: 4, start_at: at })).statusCode, 201);
-  assert.equal((await post('/api/v4/orders', { items: [{ type: 'Ticket', attributes: { id: fx.A.ticketId, quantity: 1, time: at } }] })).statusCode, 201);
+  assert.equal((await post('/api/v4/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: fx.A.ticketId, quantity: 1, time: at } }] })).statusCode, 201);
   // One visitor of the sold order came in (a valid entry scan).
   const item = sold.json().order.items[0].id;
   await fx.t.database.db.execute(sql`insert into scans (account_id, barcode, museum_id, order_id, order_item_id, direction, people_count, result, gate_result, message, entries_used, entries_allowed, scanned_at, received_at)
@@ -48,7 +48,7 @@ test('sold, held, left and checked in per slot; a closure shows', async () => {
   const ev = await f.event(fx.t.database.db, { museumId: fx.A.id, title: { de: 'Kuratorenführung', en: 'Curator tour' } });
   const date = await f.eventDate(fx.t.database.db, { eventId: ev.id, startAt: new Date(fx.at(840)), seatsMax: 20 });
   assert.equal((await post('/api/v4/orders', { finalize: true, items: [{ type: 'Event', attributes: { id: date.id, quantity: 2 } }] })).statusCode, 201);
-  assert.equal((await post('/api/v4/orders', { items: [{ type: 'Event', attributes: { id: date.id, quantity: 1 } }] })).statusCode, 201);
+  assert.equal((await post('/api/v4/orders', { finalize: false, items: [{ type: 'Event', attributes: { id: date.id, quantity: 1 } }] })).statusCode, 201);
   const withEvent = await b.get(`/console/day?date=${fx.day}`);
   assert.match(withEvent.body, /<th scope="row">14:00 Curator tour<\/th><td class="num">20<\/td><td class="num">2<\/td><td class="num">1<\/td><td class="num">0<\/td>/);
 

@@ -57,7 +57,7 @@ test('a go~mus shop client session runs against Atrium unchanged', async () => {
   const reservationToken = hold.json().reservation.reservation_token;
   assert.ok(reservationToken);
   const order = await call('POST', '/orders', {
-    items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity: 2, time: at(600), reservations: [reservationToken] } }],
+    finalize: false, items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity: 2, time: at(600), reservations: [reservationToken] } }],
   });
   assert.equal(order.statusCode, 201, order.body);
   const id = order.json().order.id as number;

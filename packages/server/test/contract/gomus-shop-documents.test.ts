@@ -52,7 +52,7 @@ test('calendars, prices, tags, then order documents by their go~mus links', asyn
   const hold = await call('POST', '/tickets/reservations', { reservation: { ticket_id: ticket.id, quantity: 2, start_at: time } });
   assert.equal(hold.statusCode, 201, hold.body);
   const reservation = hold.json().reservation.token as string;
-  const created = await call('POST', '/orders', { items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity: 2, time, reservations: [reservation] } }], total: 2800 });
+  const created = await call('POST', '/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity: 2, time, reservations: [reservation] } }], total: 2800 });
   assert.equal(created.statusCode, 201, created.body);
   const order = created.json().order;
   const fin = await call('POST', `/orders/${order.id}/finalize`, undefined, { 'content-type': 'application/json' });

@@ -29,7 +29,7 @@ export function recordTraffic(app: FastifyInstance): void {
     const ct = reply.getHeader('content-type');
     const rec: TrafficRecord = { method: req.method, route, status: reply.statusCode, contentType: ct === undefined ? null : String(ct) };
     if (typeof payload === 'string' && payload.length <= MAX_BODY && /json/.test(rec.contentType ?? '')) rec.body = payload;
-    if (req.body !== undefined && req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
+    if (req.body !== undefined && req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body) && /json/.test(String(req.headers['content-type'] ?? ''))) {
       const sent = JSON.stringify(req.body);
       if (sent.length <= MAX_BODY) rec.requestBody = sent;
     }

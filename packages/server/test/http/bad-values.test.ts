@@ -54,7 +54,7 @@ function calls(): Array<[string, 'd' | 't' | 'dt', (v: string) => Call]> {
     ['GET /orders?updated_since', 'dt', (v) => ({ method: 'GET', url: `/orders?updated_since=${q(v)}` })],
     ['GET /requests?updated_since', 'dt', (v) => ({ method: 'GET', url: `/requests?updated_since=${q(v)}` })],
     ['POST /reservations start_at', 't', (v) => ({ method: 'POST', url: '/reservations', payload: { ticket_id: c.ticketId, quantity: 1, start_at: v }, token: reseller })],
-    ['POST /orders item time', 't', (v) => ({ method: 'POST', url: '/orders', payload: { items: [item(v)] }, token: reseller })],
+    ['POST /orders item time', 't', (v) => ({ method: 'POST', url: '/orders', payload: { finalize: false, items: [item(v)] }, token: reseller })],
     ['POST /requests date', 'd', (v) => ({ method: 'POST', url: '/requests', payload: { date: v, participants: 5, customer: { name: 'A', surname: 'B', email: 'a@example.org' }, items: [{ tour_id: tour, language_id: c.langId, start_time: c.at(660) }] }, token: reseller })],
     ['POST /requests start_time', 't', (v) => ({ method: 'POST', url: '/requests', payload: { date: localDate(5), participants: 5, customer: { name: 'A', surname: 'B', email: 'a@example.org' }, items: [{ tour_id: tour, language_id: c.langId, start_time: v }] }, token: reseller })],
     ['POST /events/:id/dates start_time', 't', (v) => ({ method: 'POST', url: '/events/1/dates', payload: { start_time: v, duration: 60, seats_max: 10 } })],

@@ -31,7 +31,7 @@ before(async () => {
 
 const order = () => t.request({
   method: 'POST', url: '/api/v4/orders', token: reseller,
-  payload: { order: { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }] } },
+  payload: { order: { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }] } },
 });
 
 test('POST /orders on a full database disk (SQLSTATE 53100) is a 503 with a sentence, and stores nothing', async () => {

@@ -119,7 +119,7 @@ describe('upload validation', () => {
         payload: { order_id: o.id, filename: 'big.png', content_type: 'image/png', content_base64: bytes.toString('base64') } });
       assert.equal(res.statusCode, 202, res.body);
       assert.equal(res.json().document.byte_size, bytes.length);
-      const other = await big.request({ method: 'POST', url: '/api/v4/orders', token: tok, payload: { comment: 'x'.repeat(5000), items: [] } });
+      const other = await big.request({ method: 'POST', url: '/api/v4/orders', token: tok, payload: { comment: 'x'.repeat(5000), finalize: false, items: [] } });
       assert.equal(other.statusCode, 413, 'other routes keep the general limit');
     } finally {
       await big.close();

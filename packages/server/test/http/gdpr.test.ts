@@ -165,7 +165,7 @@ describe('erase clears every free text', () => {
     const person = { name: 'Petra', surname: 'Pfeiffer', email: 'petra.pfeiffer@example.org' };
     const order = await call('POST', '/orders', reseller, {
       foreign_id: WORDS.order_fid, reference: WORDS.order_ref, customer: person,
-      items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(690), attendees: [{ name: 'Paul', surname: 'Pfeiffer' }] } }],
+      finalize: false, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(690), attendees: [{ name: 'Paul', surname: 'Pfeiffer' }] } }],
     });
     assert.equal(order.statusCode, 201, order.body);
     const id = order.json().order.customer_id as number;

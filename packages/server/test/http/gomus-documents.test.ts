@@ -93,7 +93,7 @@ describe('go~mus document links', () => {
   test('a pending order has no documents yet: 404', async () => {
     const res = await t.request({
       method: 'POST', url: '/api/v4/orders', token: reseller,
-      payload: { items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }] },
+      payload: { finalize: false, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }] },
     });
     assert.equal(res.statusCode, 201, res.body);
     const o = res.json().order;

@@ -46,7 +46,7 @@ describe('POST /orders', () => {
   test('creates a pending order with tickets, an event date and a tour, priced for the caller', async () => {
     const res = await post({
       order: {
-        comment: 'c', reference: 'r',
+        comment: 'c', reference: 'r', finalize: false,
         items: [
           ticketItem(ticketId, 2),
           { type: 'Event', attributes: { id: dateId, quantity: 3 } },
@@ -98,7 +98,7 @@ describe('POST /orders', () => {
   test('bad input is a clean 422 and writes nothing', async () => {
     const cases: Array<[unknown, string, RegExp?]> = [
       [{}, 'VALIDATION_FAILED', /items is required/],
-      [{ items: [] }, 'VALIDATION_FAILED'],
+      [{ finalize: false, items: [] }, 'VALIDATION_FAILED'],
       [{ items: 'x' }, 'VALIDATION_FAILED'],
       [{ items: [{ type: 'Bike', attributes: { id: 1, quantity: 1 } }] }, 'VALIDATION_FAILED'],
       [{ items: [ticketItem(999999)] }, 'VALIDATION_FAILED', /ticket 999999 not found/],

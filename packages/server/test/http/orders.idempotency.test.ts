@@ -15,7 +15,7 @@ const at = (min: number) => zonedInstant(f.localDate(6), min, 'Europe/Berlin').t
 let ticketId: number, reseller: string, other: string;
 
 const post = (body: object, token = reseller) => t.request({ method: 'POST', url: '/api/v4/orders', token, payload: body });
-const body = (foreign_id: string, quantity = 2) => ({ foreign_id, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(600) } }] });
+const body = (foreign_id: string, quantity = 2) => ({ foreign_id, finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(600) } }] });
 async function ordersWith(foreignId: string) {
   return (await db.execute<{ n: number }>(sql`select count(*)::int n from orders where foreign_id = ${foreignId}`)).rows[0]!.n;
 }

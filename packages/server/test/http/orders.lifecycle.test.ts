@@ -17,7 +17,7 @@ let ticketId: number, dateId: number, tourId: number, langId: number, reseller: 
 
 const post = (url: string, body: object = {}) => t.request({ method: 'POST', url: `/api/v4${url}`, token: reseller, payload: body });
 const order = (quantity: number, min = 600, extra: object = {}) =>
-  post('/orders', { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(min) } }], ...extra });
+  post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(min) } }], ...extra });
 async function liveAllocations(orderId: number) {
   const r = await db.execute<{ n: number }>(sql`select count(*)::int n from capacity_allocations a join order_items i on i.id = a.order_item_id
     where i.order_id = ${orderId} and a.released_at is null`);
@@ -38,7 +38,7 @@ before(async () => {
 describe('order lifecycle', () => {
   test('finalize issues one checksummed barcode per admission and is safe to repeat', async () => {
     const created = await post('/orders', {
-      items: [
+      finalize: false, items: [
         { type: 'Ticket', attributes: { id: ticketId, quantity: 3, time: at(630) } },
         { type: 'Event', attributes: { id: dateId, quantity: 2 } },
         { type: 'Tour', attributes: { id: tourId, start_time: at(660), language_id: langId, quantity: 8 } },
@@ -111,7 +111,7 @@ describe('order lifecycle', () => {
 
   test('cancelling some items keeps the order; unknown item ids are 422', async () => {
     const res = await post('/orders', {
-      items: [
+      finalize: false, items: [
         { type: 'Ticket', attributes: { id: ticketId, quantity: 2, time: at(750) } },
         { type: 'Event', attributes: { id: dateId, quantity: 1 } },
       ],
@@ -148,16 +148,16 @@ describe('order lifecycle', () => {
     // All 10 places are held by our reservation: without it, the order is sold out.
     assert.equal((await order(10, 810)).json().code, 'SLOT_SOLD_OUT');
     const res = await post('/orders', {
-      items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 10, time: at(810), reservations: [token] } }],
+      finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 10, time: at(810), reservations: [token] } }],
     });
     assert.equal(res.statusCode, 201, res.body);
     const reused = await post('/orders', {
-      items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time: at(810), reservations: [token] } }],
+      finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time: at(810), reservations: [token] } }],
     });
     assert.equal(reused.statusCode, 422);
     assert.equal(reused.json().code, 'RESERVATION_EXPIRED');
     const unknown = await post('/orders', {
-      items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time: at(840), reservations: ['nope'] } }],
+      finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time: at(840), reservations: ['nope'] } }],
     });
     assert.equal(unknown.statusCode, 404);
   });

@@ -16,7 +16,7 @@ const ids: Record<string, number> = {};
 
 const get = (url: string, token: string) => t.request({ method: 'GET', url: `/api/v4${url}`, token });
 const create = (token: string, ticket: number, extra: object = {}) =>
-  t.request({ method: 'POST', url: '/api/v4/orders', token, payload: { items: [{ type: 'Ticket', attributes: { id: ticket, quantity: 1, time: at(600) } }], ...extra } });
+  t.request({ method: 'POST', url: '/api/v4/orders', token, payload: { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticket, quantity: 1, time: at(600) } }], ...extra } });
 
 before(async () => {
   m1 = (await f.museum(db)).id;

@@ -144,19 +144,19 @@ async function bookings(p: Product, date: string, time: string): Promise<Record<
   const at = iso(date, time);
   const outcome = (r: { status: number; body: { code?: string } }) => (r.status === 201 ? 201 : `${r.status} ${r.body.code}`);
   if (p === 'R') {
-    return { order: outcome(await call('POST', '/orders', reseller, { items: [{ type: 'Tour', attributes: { id: R.id, start_time: at, language_id: de.id, quantity: 5 } }] })) };
+    return { order: outcome(await call('POST', '/orders', reseller, { finalize: false, items: [{ type: 'Tour', attributes: { id: R.id, start_time: at, language_id: de.id, quantity: 5 } }] })) };
   }
   if (p === 'E') {
     const dateId = eventDates.get(`${date} ${time}`)!;
     return {
       reservation: outcome(await call('POST', '/reservations', reseller, { date_id: dateId, quantity: 1 })),
-      order: outcome(await call('POST', '/orders', reseller, { items: [{ type: 'Event', attributes: { id: dateId, quantity: 1 } }] })),
+      order: outcome(await call('POST', '/orders', reseller, { finalize: false, items: [{ type: 'Event', attributes: { id: dateId, quantity: 1 } }] })),
     };
   }
   const item = { type: 'Ticket', attributes: { id: ids[p], quantity: 1, time: at } };
   return {
     reservation: outcome(await call('POST', '/reservations', reseller, { ticket_id: ids[p], quantity: 1, start_at: at })),
-    order: outcome(await call('POST', '/orders', reseller, { items: [item] })),
+    order: outcome(await call('POST', '/orders', reseller, { finalize: false, items: [item] })),
     'box office order': outcome(await call('POST', '/orders', staff, { items: [item], finalize: true })),
   };
 }

@@ -65,7 +65,7 @@ async function flagged(ids?: number[]) {
 describe('job queue', () => {
   test('a rolled-back transaction flags nothing, enqueues nothing and creates no document', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v4/orders', token: reseller,
-      payload: { items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(600) } }] } });
+      payload: { finalize: false, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(600) } }] } });
     const orderId = res.json().order.id as number;
     const accountId = (await db.select({ a: orders.accountId }).from(orders).where(eq(orders.id, orderId)))[0]!.a;
     const jobsBefore = await queuedJobs(db);

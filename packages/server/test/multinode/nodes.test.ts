@@ -46,7 +46,7 @@ describe('two atrium serve processes on one database', () => {
   test('≥200 parallel order creates for the last 50 places, alternating nodes: never oversold, every 201 stored', async () => {
     const time = zonedInstant(f.localDate(7), 600, 'Europe/Berlin').toISOString();
     const order = (n: Node, quantity: number) =>
-      n.send('POST', '/api/v4/orders', { items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity, time } }] }, bearer(reseller));
+      n.send('POST', '/api/v4/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity, time } }] }, bearer(reseller));
     // One order through each node first: both have their catalogue rows in memory before the
     // burst, so neither is still warming up while the other sells the last places.
     assert.equal((await order(a, 9)).status, 201);
@@ -97,7 +97,7 @@ describe('two atrium serve processes on one database', () => {
     const date = f.localDate(9);
     const time = zonedInstant(date, 600, 'Europe/Berlin').toISOString();
     const order = (n: Node, quantity: number) =>
-      n.send('POST', '/api/v4/orders', { items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity, time } }] }, bearer(reseller));
+      n.send('POST', '/api/v4/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity, time } }] }, bearer(reseller));
     const left = async (n: Node) => {
       const r = await n.get(`/api/v4/tickets/${ticket.id}/capacity?date=${date}`, bearer(reseller));
       return Object.entries(r.body.data as Record<string, number>).find(([k]) => Date.parse(k) === Date.parse(time))?.[1];

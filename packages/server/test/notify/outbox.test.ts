@@ -19,7 +19,7 @@ let ticketId: number, reseller: string;
 
 const post = (url: string, body: object = {}) => t.request({ method: 'POST', url: `/api/v4${url}`, token: reseller, payload: body });
 const order = (quantity: number, extra: object = {}) =>
-  post('/orders', { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(600) } }], ...extra });
+  post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(600) } }], ...extra });
 async function eventsOf(orderId: number) {
   const r = await db.execute<{ id: string; type: string; data: unknown }>(
     sql`select id, type, data from outbox_events where subject_type = 'order' and subject_id = ${orderId} order by seq`,

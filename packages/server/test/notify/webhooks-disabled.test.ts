@@ -34,7 +34,7 @@ test('an event recorded while the endpoint is disabled is kept and replayable af
   const ep = created.json().webhook as { id: number };
   assert.equal((await api('PATCH', `/webhooks/${ep.id}`, { webhook: { enabled: false } })).statusCode, 200);
 
-  const o = await api('POST', '/orders', { items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }] });
+  const o = await api('POST', '/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }] });
   assert.equal(o.statusCode, 201, o.body);
   await waitFor('the event dispatched', async () => {
     const r = await db.execute<{ n: number }>(sql`select count(*)::int n from outbox_events where dispatch_pending`);

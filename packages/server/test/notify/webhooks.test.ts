@@ -52,7 +52,7 @@ function verified(secret: string, r: Received) {
   return payload;
 }
 const order = async (token: string, extra: object = {}) => {
-  const res = await api('POST', '/orders', token, { items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }], ...extra });
+  const res = await api('POST', '/orders', token, { finalize: false, items: [{ type: 'Ticket', attributes: { id: c.ticketId, quantity: 1, time: c.at(630) } }], ...extra });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().order as { id: number; items: Array<{ id: number }> };
 };

@@ -22,7 +22,7 @@ after(() => t.close());
 
 async function demoCheckout() {
   const time = zonedInstant(f.localDate(3), 600, 'Europe/Berlin').toISOString();
-  const o = await t.request({ method: 'POST', url: '/api/v4/orders', token, payload: { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time } }] } });
+  const o = await t.request({ method: 'POST', url: '/api/v4/orders', token, payload: { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 1, time } }] } });
   const id = o.json().order.id;
   const c = await t.request({ method: 'POST', url: `/api/v4/orders/${id}/checkout`, token, payload: { provider: 'demo', return_url: 'https://shop.example.org/back' } });
   assert.equal(c.statusCode, 201, c.body);

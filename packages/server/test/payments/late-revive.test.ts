@@ -35,7 +35,7 @@ describe('late money, places still free', () => {
     assert.equal((await w.events('order.finalized', late)).length, 1);
     assert.ok((await w.audit('payment', paymentId)).some((a) => a.action === 'payment.confirmed'));
     // The places are taken again for real: the slot (capacity 2) is sold out for anybody else.
-    const other = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(600) } }] });
+    const other = await w.post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(600) } }] });
     assert.equal(other.statusCode, 422, other.body);
     assert.equal(other.json().code, 'SLOT_SOLD_OUT');
   });
@@ -55,7 +55,7 @@ describe('late money, places still free', () => {
     assert.equal((await w.events('order.paid', late)).length, 1);
     assert.equal(w.stripe.refunds.length, 0);
     // One place of two taken: one left.
-    const other = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 2, time: w.at(660) } }] });
+    const other = await w.post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 2, time: w.at(660) } }] });
     assert.equal(other.json().code, 'SLOT_SOLD_OUT', other.body);
   });
 
@@ -72,9 +72,9 @@ describe('late money, places still free', () => {
     assert.equal(o.items[0].attributes.barcodes.length, 1);
     assert.equal(w.stripe.refunds.length, 0);
     // Counted once: one of the two places is left.
-    const two = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 2, time: w.at(780) } }] });
+    const two = await w.post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 2, time: w.at(780) } }] });
     assert.equal(two.json().code, 'SLOT_SOLD_OUT', two.body);
-    const one = await w.post('/orders', { items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(780) } }] });
+    const one = await w.post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: w.ticketId, quantity: 1, time: w.at(780) } }] });
     assert.equal(one.statusCode, 201, one.body);
   });
 

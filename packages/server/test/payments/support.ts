@@ -61,7 +61,7 @@ export async function paymentsWorld(opts: { capacity?: number; testing?: Ctx['te
   return {
     t, stripe, mollie, staff, reseller, ticketId, museumId, at, post, get,
     async order(quantity = 1, min = 600) {
-      const res = await post('/orders', { items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(min) } }] });
+      const res = await post('/orders', { finalize: false, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity, time: at(min) } }] });
       if (res.statusCode !== 201) throw new Error(res.body);
       return res.json().order.id as number;
     },

@@ -15,6 +15,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
+/** The go~mus picture object of a record's current picture (src/domain/media; migration 0040). */
+export type PictureJson = Record<string, string | null>;
 /** Translatable text: `{ "de": "…", "en": "…" }`. */
 export type Translated = Record<string, string>;
 /** Opening hours per weekday, Monday first: `[open, close]` in minutes after midnight, or null. */
@@ -35,6 +37,7 @@ const channels = {
 
 export const museums = pgTable('museums', {
   id: serial().primaryKey(),
+  picture: jsonb().$type<PictureJson>(),
   title: jsonb().$type<Translated>().notNull(),
   subTitle: jsonb().$type<Translated>(),
   description: jsonb().$type<Translated>(),
@@ -50,6 +53,7 @@ export const exhibitions = pgTable(
   'exhibitions',
   {
     id: serial().primaryKey(),
+    picture: jsonb().$type<PictureJson>(),
     museumId: integer()
       .notNull()
       .references(() => museums.id),
@@ -99,6 +103,7 @@ export const tickets = pgTable(
   'tickets',
   {
     id: serial().primaryKey(),
+    picture: jsonb().$type<PictureJson>(),
     museumId: integer()
       .notNull()
       .references(() => museums.id),
@@ -170,6 +175,7 @@ export const events = pgTable(
   'events',
   {
     id: serial().primaryKey(),
+    picture: jsonb().$type<PictureJson>(),
     museumId: integer()
       .notNull()
       .references(() => museums.id),
@@ -219,6 +225,7 @@ export const tours = pgTable(
   'tours',
   {
     id: serial().primaryKey(),
+    picture: jsonb().$type<PictureJson>(),
     museumId: integer()
       .notNull()
       .references(() => museums.id),

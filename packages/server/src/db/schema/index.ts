@@ -14,3 +14,4 @@ export * from './staff-devices.ts';
 export * from './payments.ts';
 export * from './octo.ts';
 export * from './shop.ts';
+export * from './media.ts';

@@ -31,6 +31,7 @@ export function museumView(p: Principal, m: Row<typeof museums>, L: LocaleMode):
     description: tr(m.description, L),
     time_zone: m.timeZone,
     location: m.location ?? null,
+    picture: m.picture ?? null,
     ...(isUser(p) ? { weekly_opening_hours: m.openingHours, opening_exceptions: m.openingExceptions } : {}),
   };
 }
@@ -44,6 +45,7 @@ export function exhibitionView(m: Row<typeof exhibitions>, L: LocaleMode): View 
     description: tr(m.description, L),
     featured: m.featured,
     time_frames: m.timeFrames,
+    picture: m.picture ?? null,
   };
 }
 
@@ -93,6 +95,7 @@ export function ticketView(p: Principal, t: Row<typeof tickets>, L: LocaleMode, 
     max_persons: t.maxPersons,
     attendees: t.attendees,
     ...TICKET_GOMUS,
+    picture: t.picture ?? null,
     valid_from: t.validFrom,
     valid_until: t.validUntil,
     ...backOffice(p, t),
@@ -119,6 +122,7 @@ export function eventView(
     languages: x.languages,
     // go~mus: the museum's address.
     location: x.location,
+    picture: e.picture ?? null,
     ...eventGomus(),
     ...backOffice(p, e),
   };
@@ -184,6 +188,7 @@ export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: {
     pricing: t.pricing,
     vat_pct: t.vatPct,
     tax_included: t.taxIncluded,
+    picture: t.picture ?? null,
     ...backOffice(p, t),
   };
 }

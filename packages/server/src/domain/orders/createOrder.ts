@@ -72,14 +72,16 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   // a limited account it is checked and placed in one transaction, under the account's hold lock
   // (holdLimits.ts). A finalized one is a sale and never limited, so its group-commit path is
   // untouched.
-  const limited = input.finalize !== true && limitedAccount(ctx) !== null;
+  // go~mus semantics: an order without a `finalize` key is valid at once; `false` asks for a draft.
+  const finalize = input.finalize !== false;
+  const limited = !finalize && limitedAccount(ctx) !== null;
   const order: Omit<PlaceOrder, 'customerId' | 'reservationIds'> = {
     accountId,
     foreignId: foreignId ?? null,
     comment: input.comment ?? null,
     reference: input.reference ?? null,
     requestHash: hash,
-    finalize: input.finalize === true,
+    finalize,
     items,
     resolved,
   };

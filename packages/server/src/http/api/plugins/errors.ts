@@ -116,6 +116,8 @@ export function toDomainError(err: FastifyError & { validation?: AjvIssue[]; val
       return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new DomainError('PAYLOAD_TOO_LARGE', 'request body is too large');
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new DomainError('PAYLOAD_TOO_LARGE', 'the uploaded file is larger than the limit (ATRIUM_MEDIA_MAX_BYTES)');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new DomainError('BAD_REQUEST', 'request body is empty but the content type is application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

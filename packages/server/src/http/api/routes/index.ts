@@ -13,6 +13,7 @@ import { entryRoutes } from './entry/index.ts';
 import { scheduleRoutes } from './schedules/index.ts';
 import { paymentRoutes } from './payments/index.ts';
 import { reportRoutes } from './reports/index.ts';
+import { mediaRoutes } from './media/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -28,4 +29,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(scheduleRoutes);
   await app.register(paymentRoutes);
   await app.register(reportRoutes);
+  await app.register(mediaRoutes);
 };
+
+export { mediaFileRoutes } from './media/files.ts';

@@ -29,11 +29,26 @@ const BackOffice = {
 const Texts = { title: Text, sub_title: NText, description: NText };
 const Price = { price_cents: Type.Integer({ description: 'Reseller price for resellers where one is set.' }), vat_pct: Type.Number(), tax_included: Type.Boolean() };
 
+const Url = (size: string) => Type.String({ description: `${size}: a JPEG under /media (the same path ending in .webp is WebP).` });
+/** go~mus's picture object: the record's current picture, null when it has none (docs/gomus-compatibility.md). */
+export const PictureObject = Type.Object({
+  title: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  copyright_info: Nullable(Type.String()),
+  teaser: Url('At most 320 px'),
+  preview: Url('At most 640 px'),
+  article: Url('At most 1024 px'),
+  detail: Url('At most 1600 px'),
+  original: Url('Full size, metadata removed'),
+});
+export const Picture = Nullable(PictureObject);
+
 export const Museum = Type.Object({
   id: Type.Integer(),
   ...Texts,
   time_zone: Type.String(),
   location: Nullable(Type.Object({}, { additionalProperties: true })),
+  picture: Picture,
   weekly_opening_hours: Type.Optional(Type.Array(Nullable(Type.Array(Type.Integer())), { description: 'User tokens only.' })),
   opening_exceptions: Type.Optional(Type.Record(Type.String(), Nullable(Type.Array(Type.Integer())), { description: 'User tokens only.' })),
 });
@@ -44,6 +59,7 @@ export const Exhibition = Type.Object({
   ...Texts,
   featured: Type.Boolean(),
   time_frames: Type.Array(Type.Object({ start_at: Type.String(), end_at: Type.String() })),
+  picture: Picture,
 });
 
 export const Ticket = Type.Object({
@@ -65,6 +81,7 @@ export const Ticket = Type.Object({
   personalizeable: Type.Boolean({ description: 'go~mus: always false (no annual tickets).' }),
   identification: Type.Boolean({ description: 'go~mus: always false (no ID check hint).' }),
   after_sale_information: Nullable(Type.String({ description: 'go~mus: always null.' })),
+  picture: Picture,
   valid_from: Nullable(Type.String()),
   valid_until: Nullable(Type.String()),
   ...BackOffice,
@@ -87,6 +104,7 @@ const EventGomus = {
   registerable: Type.Boolean({ description: 'go~mus: always false (no public registration form).' }),
   content: Type.Object({}, { additionalProperties: true, description: 'go~mus dynamic content: always empty.' }),
   age_groups: Tags, audiences: Tags, catch_words: Tags, disablements: Tags, grades: Tags, proposal_categories: Tags,
+  picture: Picture,
 };
 
 export const Event = Type.Object({
@@ -129,6 +147,7 @@ export const Tour = Type.Object({
   bookable: Type.Boolean(),
   ...Price,
   pricing: Type.String(),
+  picture: Picture,
   ...BackOffice,
 });
 

@@ -39,7 +39,7 @@ export const CreateOrderBody = Type.Object(
     ...CustomerRef,
     items: Type.Array(ItemInput, { minItems: 1, maxItems: 50 }),
     total: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Your sum in cents; must match.' })),
-    finalize: Type.Optional(Type.Boolean({ description: 'Create and finalize in one call.' })),
+    finalize: Type.Optional(Type.Boolean({ description: 'Absent or true: the order is finalized at once (barcodes, documents), as go~mus answers an order; false: a pending draft to finalize with POST /orders/:id/finalize.' })),
   },
   { description: 'Also accepted wrapped as {"order": {...}}.' },
 );
