@@ -13,6 +13,7 @@ import { entryRoutes } from './entry/index.ts';
 import { scheduleRoutes } from './schedules/index.ts';
 import { paymentRoutes } from './payments/index.ts';
 import { reportRoutes } from './reports/index.ts';
+import { giftCardRoutes } from './giftCards/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -28,4 +29,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(scheduleRoutes);
   await app.register(paymentRoutes);
   await app.register(reportRoutes);
+  await app.register(giftCardRoutes);
 };
