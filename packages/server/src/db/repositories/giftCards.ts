@@ -41,6 +41,12 @@ export async function moveBalance(db: DbOrTx, id: number, delta: number, now: Da
   return c;
 }
 
+/** Test-only (the race's control run): writes a balance computed by the caller, unguarded. */
+export async function setBalanceUnguarded(db: DbOrTx, id: number, balance: number, now: Date): Promise<GiftCardRow | undefined> {
+  const [c] = await db.update(giftCards).set({ balanceCents: balance, updatedAt: now }).where(eq(giftCards.id, id)).returning();
+  return c;
+}
+
 export async function insertLedger(db: DbOrTx, row: NewLedger): Promise<LedgerRow> {
   const [l] = await db.insert(giftCardLedger).values(row).returning();
   return l!;
