@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { paymentsOfInvoice } from '../../src/domain/documents/invoicePayments.ts';
 import { paymentsWorld, stripeCheckout, stripeWebhook, type PaymentsWorld } from '../payments/support.ts';
 
 let w: PaymentsWorld;
@@ -60,6 +61,10 @@ describe('paying', () => {
     assert.equal(desk.statusCode, 201);
     assert.equal((await w.get(`/orders/${id}`)).json().order.status, 'finalized');
     assert.equal((await card(c.id)).gift_card.balance_cents, 0);
+    // What the order's invoice will list: the card by its last four characters, then the desk.
+    assert.deepEqual(await paymentsOfInvoice(w.t.database.db, id), [
+      { provider: 'gift_card', amount_cents: 1000, card_last4: c.code_last4 }, { provider: 'desk', amount_cents: 400, card_last4: null },
+    ]);
     // Nothing left on the card: a second order is refused and nothing is written.
     const other = await w.order(1, 630);
     const before = await payments();

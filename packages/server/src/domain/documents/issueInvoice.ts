@@ -16,6 +16,7 @@ import { completeIssuer, missingIssuerSettings } from './issuer.ts';
 import type { Ctx } from '../context.ts';
 import { retentionEnd, type DocumentRow } from './internal.ts';
 import { buyerOf, formatInvoiceNumber, invoiceLine, invoicedItems, loadOrderRenderData } from './renderInput.ts';
+import { paymentsOfInvoice } from './invoicePayments.ts';
 
 const SMALL_AMOUNT_CENTS = 25_000; // § 33 UStDV: up to 250 € gross
 
@@ -53,6 +54,7 @@ async function invoiceDraft(ctx: Ctx, orderId: number, now: Date): Promise<Draft
     lines,
     refers_to: null,
     small_amount: ctx.config.invoice.smallAmount && allGross && d.order.currency === 'EUR' && gross <= SMALL_AMOUNT_CENTS,
+    payments: await paymentsOfInvoice(ctx.db, d.order.id),
   };
 }
 

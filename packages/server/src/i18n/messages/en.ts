@@ -54,6 +54,11 @@ export const en = {
   'invoice.amount_credited': 'Amount credited',
   'invoice.small_amount_note': 'Gross amount includes {rate} VAT.',
   'invoice.paid_note': 'Paid with the order. Thank you for your visit.',
+  'invoice.payments': 'Paid by',
+  'invoice.payment.gift_card': 'Gift card …{last4}',
+  'invoice.payment.desk': 'Box office',
+  'invoice.payment.invoice': 'Bank transfer',
+  'invoice.payment.online': 'Online payment',
   'credit_note.note': 'The amount credited is refunded by the original means of payment.',
   // Confirmations
   'confirmation.title': 'Booking confirmation',
