@@ -159,3 +159,26 @@ describe('public balance look-up', () => {
     assert.equal((await look(c.code)).statusCode, 429);
   });
 });
+
+describe('reports', () => {
+  test('outstanding value counts valid cards only; the ledger report sums and lists movements, as CSV too', async () => {
+    const reports = await w.t.token({ class: 'user', rights: ['reports:read'] });
+    const before = (await w.get('/reports/gift_cards/liability', reports)).json();
+    const outstanding = (b: { rows: Array<{ currency: string; outstanding_cents: number }> }) => b.rows.find((r) => r.currency === 'EUR')?.outstanding_cents ?? 0;
+    const c = await issue(3300);
+    const gone = await issue(700);
+    await w.t.database.db.execute(sql`update gift_cards set expires_at = ${new Date(w.t.clock.now().getTime() - 1000).toISOString()}::timestamptz where id = ${gone.id}`);
+    const after = (await w.get('/reports/gift_cards/liability', reports)).json();
+    assert.equal(outstanding(after) - outstanding(before), 3300 - 0, JSON.stringify(after));
+    const from = new Date(w.t.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(w.t.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const summary = (await w.get(`/reports/gift_cards/ledger?from=${from}&to=${to}`, reports)).json();
+    assert.ok(summary.kinds.find((k: { kind: string }) => k.kind === 'issued').cents >= 4000, JSON.stringify(summary));
+    const csv = await w.get(`/reports/gift_cards/ledger?from=${from}&to=${to}&format=csv`, reports);
+    assert.equal(csv.statusCode, 200);
+    assert.match(csv.headers['content-type'] as string, /text\/csv/);
+    assert.ok(csv.body.includes(`"${c.code_last4}";"issued";"33,00"`), csv.body.slice(0, 500));
+    assert.equal(csv.body.includes(c.code), false, 'the code is never in a report');
+    assert.equal((await w.get('/reports/gift_cards/liability', w.reseller)).statusCode, 403);
+  });
+});

@@ -12,6 +12,7 @@ import { correctGiftCard, getGiftCard, issueGiftCard, listGiftCards } from '../.
 import { serializeGiftCard, serializeLedger } from '../../../../domain/vouchers/json.ts';
 import { cardOfCode, giftCardBalance, payWithGiftCard } from '../../../../domain/vouchers/redeem.ts';
 import { MemoryCounters } from '../../../../ops/rate-store.ts';
+import { giftCardReportRoutes } from './reports.ts';
 import { OrderIdParam, PaymentEnvelope } from '../payments/schemas.ts';
 import {
   Balance, BalanceQuery, CodeBody, CorrectionBody, GiftCardList, GiftCardParam, GiftCardPaymentBody, GiftCardWithLedger, IssueBody, IssuedGiftCard,
@@ -114,4 +115,6 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { payment: serializePayment(p, zone(req)) };
     },
   );
+
+  await app.register(giftCardReportRoutes);
 };
