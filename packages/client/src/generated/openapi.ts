@@ -13496,6 +13496,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "gift_cards": [
+                     *         {
+                     *           "id": 1,
+                     *           "code_last4": "71YW",
+                     *           "currency": "EUR",
+                     *           "initial_cents": 2500,
+                     *           "balance_cents": 2500,
+                     *           "language": "de",
+                     *           "recipient": "Ada",
+                     *           "expires_at": "2030-01-01T00:00:00+01:00",
+                     *           "expired": false,
+                     *           "issued_by": "account:2",
+                     *           "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         gift_cards: {
                             balance_cents: number;
@@ -13641,6 +13660,12 @@ export interface operations {
         /** @description Also accepted wrapped as {"gift_card": {...}}. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_cents": 2500,
+                 *       "recipient": "Ada"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A fixed value of the offer or a free amount within the limits (5.00 to 500.00). */
                     amount_cents: number;
@@ -13668,6 +13693,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 1,
+                     *         "code_last4": "71YW",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 2500,
+                     *         "balance_cents": 2500,
+                     *         "language": "de",
+                     *         "recipient": "Ada",
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "code": "0G2FJFTKFC4WTP2D71YW"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "issued",
+                     *           "amount_cents": 2500,
+                     *           "balance_after_cents": 2500,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         gift_card: {
                             balance_cents: number;
@@ -13890,6 +13946,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 1,
+                     *         "code_last4": "71YW",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 2500,
+                     *         "balance_cents": 2500,
+                     *         "language": "de",
+                     *         "recipient": "Ada",
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "issued",
+                     *           "amount_cents": 2500,
+                     *           "balance_after_cents": 2500,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         gift_card: {
                             balance_cents: number;
@@ -14084,6 +14170,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_cents": -250,
+                 *       "reason": "damaged card replaced"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Signed change of the balance, not 0. */
                     amount_cents: number;
@@ -14104,6 +14196,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 6,
+                     *         "code_last4": "EKA5",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 1000,
+                     *         "balance_cents": 750,
+                     *         "language": "de",
+                     *         "recipient": null,
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 10,
+                     *           "kind": "issued",
+                     *           "amount_cents": 1000,
+                     *           "balance_after_cents": 1000,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         },
+                     *         {
+                     *           "id": 11,
+                     *           "kind": "corrected",
+                     *           "amount_cents": -250,
+                     *           "balance_after_cents": 750,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": "damaged card replaced",
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         gift_card: {
                             balance_cents: number;
@@ -14340,6 +14473,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ledger": [
+                     *         {
+                     *           "id": 10,
+                     *           "kind": "issued",
+                     *           "amount_cents": 1000,
+                     *           "balance_after_cents": 1000,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         },
+                     *         {
+                     *           "id": 11,
+                     *           "kind": "corrected",
+                     *           "amount_cents": -250,
+                     *           "balance_after_cents": 750,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": "damaged card replaced",
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         ledger: {
                             actor: string;
@@ -14527,6 +14688,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "balance_cents": 1200,
+                     *       "currency": "EUR",
+                     *       "expires_at": "2029-12-31T23:00:00.000Z",
+                     *       "expired": false
+                     *     }
+                     */
                     "application/json": {
                         balance_cents: number;
                         currency: string;
@@ -14590,9 +14759,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded. */
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -14656,6 +14829,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "0g2fjftkfc4wtp2d71yw"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The code as printed; spaces and dashes are ignored. */
                     code: string;
@@ -14675,6 +14853,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 1,
+                     *         "code_last4": "71YW",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 2500,
+                     *         "balance_cents": 2500,
+                     *         "language": "de",
+                     *         "recipient": "Ada",
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "issued",
+                     *           "amount_cents": 2500,
+                     *           "balance_after_cents": 2500,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         gift_card: {
                             balance_cents: number;
@@ -17399,15 +17607,11 @@ export interface operations {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 3,
-                 *             "time": "2026-11-29T09:00:00.000Z",
-                 *             "reservations": [
-                 *               "cwJfZiFrIc8WY0LdDzCVXg"
-                 *             ]
+                 *             "quantity": 1,
+                 *             "time": "2026-12-01T09:00:00.000Z"
                  *           }
                  *         }
-                 *       ],
-                 *       "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -17606,36 +17810,36 @@ export interface operations {
                      * @example {
                      *       "order": {
                      *         "id": 1,
-                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
-                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
+                     *         "foreign_id": null,
+                     *         "token": "2jATgYcf-3hDi4YiWYPw-Q",
                      *         "status": "pending",
                      *         "is_valid": false,
-                     *         "total_price_cents": 4200,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
-                     *         "updated_at": "2026-11-24T06:53:46.699+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "updated_at": "2026-11-27T19:18:23.036+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-24T07:23:46.699+01:00",
+                     *         "expires_at": "2026-11-27T19:48:23.036+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 1400,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-11-29T10:00:00+01:00",
+                     *               "quantity": 1,
+                     *               "start_time": "2026-12-01T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
@@ -17919,72 +18123,43 @@ export interface operations {
                      * @example {
                      *       "order": {
                      *         "id": 1,
-                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
-                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
-                     *         "status": "finalized",
-                     *         "is_valid": true,
-                     *         "total_price_cents": 4200,
+                     *         "foreign_id": null,
+                     *         "token": "2jATgYcf-3hDi4YiWYPw-Q",
+                     *         "status": "pending",
+                     *         "is_valid": false,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
-                     *         "updated_at": "2026-11-24T07:09:46.699+01:00",
-                     *         "finalized_at": "2026-11-24T07:09:46.699+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "updated_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": null,
+                     *         "expires_at": "2026-11-27T19:48:23.036+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 1400,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-11-29T10:00:00+01:00",
-                     *               "barcodes": [
-                     *                 {
-                     *                   "id": 1,
-                     *                   "barcode": "557689122011-7",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 2,
-                     *                   "barcode": "899555340824-8",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 3,
-                     *                   "barcode": "647970780354-4",
-                     *                   "status": "valid"
-                     *                 }
-                     *               ],
+                     *               "quantity": 1,
+                     *               "start_time": "2026-12-01T10:00:00+01:00",
+                     *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": [
-                     *           {
-                     *             "id": 1,
-                     *             "kind": "ticket",
-                     *             "status": "processing",
-                     *             "filename": "tickets-1.pdf"
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "kind": "invoice",
-                     *             "status": "processing",
-                     *             "filename": "invoice-1.pdf"
-                     *           }
-                     *         ]
+                     *         "documents": []
                      *       }
                      *     }
                      */
@@ -18901,7 +19076,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "provider": "demo",
+                 *       "provider": "stripe",
                  *       "return_url": "https://shop.example.org/back"
                  *     }
                  */
@@ -18932,20 +19107,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "payment": {
-                     *         "id": 1,
-                     *         "order_id": 1,
-                     *         "provider": "demo",
-                     *         "amount_cents": 1400,
+                     *         "id": 4,
+                     *         "order_id": 3,
+                     *         "provider": "stripe",
+                     *         "amount_cents": 700,
                      *         "currency": "EUR",
                      *         "state": "pending",
-                     *         "provider_ref": "demo_1_56a85da0d998",
+                     *         "provider_ref": "cs_test_764fa0e3cde6315b",
                      *         "method": null,
                      *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T15:44:06.538+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
                      *         "confirmed_at": null,
                      *         "failure": null
                      *       },
-                     *       "redirect_url": "http://127.0.0.1:8080/api/v4/payments/demo/demo_1_56a85da0d998"
+                     *       "redirect_url": "http://127.0.0.1:44343/pay/cs_test_764fa0e3cde6315b"
                      *     }
                      */
                     "application/json": {
@@ -19948,7 +20123,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "order_id": 1,
+                     *       "order_id": 3,
                      *       "payment_status": "paid",
                      *       "total_price_cents": 1400,
                      *       "paid_cents": 1400,
@@ -19956,17 +20131,31 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "payments": [
                      *         {
-                     *           "id": 1,
-                     *           "order_id": 1,
-                     *           "provider": "demo",
-                     *           "amount_cents": 1400,
+                     *           "id": 3,
+                     *           "order_id": 3,
+                     *           "provider": "gift_card",
+                     *           "amount_cents": 700,
                      *           "currency": "EUR",
                      *           "state": "confirmed",
-                     *           "provider_ref": "demo_1_56a85da0d998",
-                     *           "method": "demo",
+                     *           "provider_ref": "gc_3_df375ff1-41a0-409a-a406-7f2d1bbe4f13",
+                     *           "method": "card …7YVY",
                      *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T15:44:06.538+01:00",
-                     *           "confirmed_at": "2026-11-27T15:44:06.538+01:00",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "failure": null
+                     *         },
+                     *         {
+                     *           "id": 4,
+                     *           "order_id": 3,
+                     *           "provider": "stripe",
+                     *           "amount_cents": 700,
+                     *           "currency": "EUR",
+                     *           "state": "confirmed",
+                     *           "provider_ref": "cs_test_764fa0e3cde6315b",
+                     *           "method": "card",
+                     *           "created_by": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "confirmed_at": "2026-11-27T19:18:23.036+01:00",
                      *           "failure": null
                      *         }
                      *       ],
@@ -20185,7 +20374,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "provider": "desk",
-                 *       "amount_cents": 1000,
+                 *       "amount_cents": 400,
                  *       "method": "cash"
                  *     }
                  */
@@ -20216,17 +20405,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "payment": {
-                     *         "id": 1,
+                     *         "id": 2,
                      *         "order_id": 1,
                      *         "provider": "desk",
-                     *         "amount_cents": 1000,
+                     *         "amount_cents": 400,
                      *         "currency": "EUR",
                      *         "state": "confirmed",
                      *         "provider_ref": null,
                      *         "method": "cash",
                      *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T15:44:12.474+01:00",
-                     *         "confirmed_at": "2026-11-27T15:44:12.474+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "confirmed_at": "2026-11-27T19:18:23.036+01:00",
                      *         "failure": null
                      *       }
                      *     }
@@ -20684,6 +20873,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "BTDMR64YHS8B13DNMEM3"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Default: what is due, or the balance when it is less. */
                     amount_cents?: number;
@@ -20705,6 +20899,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "id": 1,
+                     *         "order_id": 1,
+                     *         "provider": "gift_card",
+                     *         "amount_cents": 1000,
+                     *         "currency": "EUR",
+                     *         "state": "confirmed",
+                     *         "provider_ref": "gc_2_9bda0b7e-7f46-4e6e-93ef-a9fb7d252261",
+                     *         "method": "card …MEM3",
+                     *         "created_by": "account:2",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "failure": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         payment: {
                             amount_cents: number;
@@ -20928,8 +21140,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount_cents": 400,
-                 *       "reason": "goodwill"
+                 *       "reason": "visit cancelled"
                  *     }
                  */
                 "application/json": {
@@ -20957,13 +21168,24 @@ export interface operations {
                      *       "refunds": [
                      *         {
                      *           "id": 1,
-                     *           "payment_id": 3,
+                     *           "payment_id": 2,
                      *           "amount_cents": 400,
                      *           "state": "done",
-                     *           "provider_ref": "re_eb6c01686093",
-                     *           "reason": "goodwill",
+                     *           "provider_ref": null,
+                     *           "reason": "visit cancelled",
                      *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T15:44:06.679+01:00",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "failure": null
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "payment_id": 1,
+                     *           "amount_cents": 1000,
+                     *           "state": "done",
+                     *           "provider_ref": "gc_refund_2",
+                     *           "reason": "visit cancelled",
+                     *           "created_by": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
                      *           "failure": null
                      *         }
                      *       ]
@@ -24452,6 +24674,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-26",
+                     *       "to": "2026-11-28",
+                     *       "kinds": [
+                     *         {
+                     *           "kind": "corrected",
+                     *           "count": 1,
+                     *           "cents": -250
+                     *         },
+                     *         {
+                     *           "kind": "issued",
+                     *           "count": 9,
+                     *           "cents": 12900
+                     *         },
+                     *         {
+                     *           "kind": "redeemed",
+                     *           "count": 2,
+                     *           "cents": -1700
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         from: string;
                         kinds: {
@@ -24599,6 +24844,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "at": "2026-11-27T19:18:23.036+01:00",
+                     *       "rows": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "cards": 6,
+                     *           "outstanding_cents": 6650
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         at: string;
                         rows: {

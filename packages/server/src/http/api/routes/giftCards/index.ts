@@ -59,7 +59,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/gift_cards/balance',
-    { config: { access: publicRead, cache: 'live' }, schema: { tags, summary: 'Balance and end of a gift card, by its code (public, rate-limited)', querystring: BalanceQuery, response: { 200: Balance, ...errorResponses(422, 429) } } },
+    { config: { access: publicRead, cache: 'live' }, schema: { tags, summary: 'Balance and end of a gift card, by its code (public, rate-limited)', querystring: BalanceQuery, response: { 200: Balance, ...errorResponses(422) } } },
     async (req) => {
       const c = lookups.count(`ip:${req.ip}`, 60_000);
       if (c.current > BALANCE_LOOKUPS_PER_MINUTE) throw new DomainError('RATE_LIMITED', 'too many gift card look-ups; try again later', { retryAfter: Math.max(1, Math.ceil(c.ttl / 1000)) });
