@@ -4,6 +4,7 @@ import { Schedules } from './resources/schedules.ts';
 import { Entry } from './resources/entry.ts';
 import { Webhooks } from './resources/webhookEndpoints.ts';
 import { Payments, Refunds } from './resources/payments.ts';
+import { GiftCards } from './resources/giftCards.ts';
 import { MemoryStore, type CacheStore } from './cache.ts';
 import { Core } from './core.ts';
 import { endpoint } from './endpoints.ts';
@@ -81,6 +82,7 @@ export class AtriumClient {
   readonly entry: Entry;
   readonly webhooks: Webhooks;
   readonly payments: Payments;
+  readonly giftCards: GiftCards;
   readonly refunds: Refunds;
   private readonly core: Core;
 
@@ -133,6 +135,7 @@ export class AtriumClient {
     this.entry = new Entry(this.core);
     this.webhooks = new Webhooks(this.core);
     this.payments = new Payments(this.core);
+    this.giftCards = new GiftCards(this.core);
     this.refunds = new Refunds(this.core);
   }
 

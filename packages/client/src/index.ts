@@ -14,3 +14,4 @@ export type { Closure, ClosureCreated, MuseumSchedule, CapacitiesResult } from '
 export type { Scan, ScanInput, ScanPeopleInput, EntryConfig, Manifest, Occupancy } from './resources/entry.ts';
 export type { WebhookEndpoint, WebhookCreated, WebhookDelivery } from './resources/webhookEndpoints.ts';
 export type { Checkout, OrderPayments, Payment, Refund } from './resources/payments.ts';
+export type { GiftCard, GiftCardBalance, GiftCardWithLedger, IssuedGiftCard } from './resources/giftCards.ts';

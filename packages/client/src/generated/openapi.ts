@@ -720,6 +720,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/gift_cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gift cards, newest first; last4 finds a card by the end of its code
+         * @description Gift cards, newest first; last4 finds a card by the end of its code
+         */
+        get: operations["listGiftCards"];
+        put?: never;
+        /**
+         * Issue a gift card (its price taken at the desk, in the shop or by the caller)
+         * @description Issue a gift card (its price taken at the desk, in the shop or by the caller)
+         */
+        post: operations["createGiftCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/gift_cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gift card with its ledger
+         * @description A gift card with its ledger
+         */
+        get: operations["getGiftCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/gift_cards/{id}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a balance by a signed amount, with a reason
+         * @description Correct a balance by a signed amount, with a reason
+         */
+        post: operations["createGiftCardCorrection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/gift_cards/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gift card's ledger, oldest first
+         * @description A gift card's ledger, oldest first
+         */
+        get: operations["getGiftCardLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/gift_cards/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance and end of a gift card, by its code (public, rate-limited)
+         * @description Balance and end of a gift card, by its code (public, rate-limited)
+         */
+        get: operations["getGiftCardsBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/gift_cards/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a gift card by its code (staff), with its ledger
+         * @description Find a gift card by its code (staff), with its ledger
+         */
+        post: operations["createGiftCardsLookup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/languages": {
         parameters: {
             query?: never;
@@ -1108,6 +1232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/orders/{id}/payments/gift_card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay what is due, or part of it, with a gift card (a second payment pays the rest)
+         * @description Pay what is due, or part of it, with a gift card (a second payment pays the rest)
+         */
+        post: operations["createOrderPaymentsGiftCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/orders/{id}/refunds": {
         parameters: {
             query?: never;
@@ -1359,6 +1503,46 @@ export interface paths {
          * @description Remove the override of one date (staff)
          */
         delete: operations["deleteQuotaOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/reports/gift_cards/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gift-card movements (issued, redeemed, refunded, expired, corrected) of a range
+         * @description Gift-card movements (issued, redeemed, refunded, expired, corrected) of a range
+         */
+        get: operations["getReportsGiftCardsLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/reports/gift_cards/liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Outstanding value of valid gift cards (a liability)
+         * @description Outstanding value of valid gift cards (a liability)
+         */
+        get: operations["getReportsGiftCardsLiability"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13569,6 +13753,1597 @@ export interface operations {
             };
         };
     };
+    listGiftCards: {
+        parameters: {
+            query?: {
+                last4?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "gift_cards": [
+                     *         {
+                     *           "id": 1,
+                     *           "code_last4": "71YW",
+                     *           "currency": "EUR",
+                     *           "initial_cents": 2500,
+                     *           "balance_cents": 2500,
+                     *           "language": "de",
+                     *           "recipient": "Ada",
+                     *           "expires_at": "2030-01-01T00:00:00+01:00",
+                     *           "expired": false,
+                     *           "issued_by": "account:2",
+                     *           "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        gift_cards: {
+                            balance_cents: number;
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            expired: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            initial_cents: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            issued_by: string;
+                            language: string;
+                            recipient: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createGiftCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Also accepted wrapped as {"gift_card": {...}}. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount_cents": 2500,
+                 *       "recipient": "Ada"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A fixed value of the offer or a free amount within the limits (5.00 to 500.00). */
+                    amount_cents: number;
+                    /**
+                     * Format: date
+                     * @description Last valid day; default: 31 December of the third year after the year of sale.
+                     */
+                    expires_on?: string;
+                    /** @description Language of the PDF; default: the instance’s first locale. */
+                    language?: string;
+                    recipient?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 1,
+                     *         "code_last4": "71YW",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 2500,
+                     *         "balance_cents": 2500,
+                     *         "language": "de",
+                     *         "recipient": "Ada",
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "code": "0G2FJFTKFC4WTP2D71YW"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "issued",
+                     *           "amount_cents": 2500,
+                     *           "balance_after_cents": 2500,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        gift_card: {
+                            balance_cents: number;
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            expired: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            initial_cents: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            issued_by: string;
+                            language: string;
+                            recipient: string | null;
+                        } & {
+                            /** @description Shown in this answer only: it cannot be read again. */
+                            code: string;
+                        };
+                        ledger: {
+                            actor: string;
+                            /** @description Signed: credits positive, debits negative. */
+                            amount_cents: number;
+                            balance_after_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            payment_id: number | null;
+                            reason: string | null;
+                            refund_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getGiftCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 1,
+                     *         "code_last4": "71YW",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 2500,
+                     *         "balance_cents": 2500,
+                     *         "language": "de",
+                     *         "recipient": "Ada",
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "issued",
+                     *           "amount_cents": 2500,
+                     *           "balance_after_cents": 2500,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        gift_card: {
+                            balance_cents: number;
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            expired: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            initial_cents: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            issued_by: string;
+                            language: string;
+                            recipient: string | null;
+                        };
+                        ledger: {
+                            actor: string;
+                            /** @description Signed: credits positive, debits negative. */
+                            amount_cents: number;
+                            balance_after_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            payment_id: number | null;
+                            reason: string | null;
+                            refund_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createGiftCardCorrection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount_cents": -250,
+                 *       "reason": "damaged card replaced"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Signed change of the balance, not 0. */
+                    amount_cents: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 6,
+                     *         "code_last4": "EKA5",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 1000,
+                     *         "balance_cents": 750,
+                     *         "language": "de",
+                     *         "recipient": null,
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 10,
+                     *           "kind": "issued",
+                     *           "amount_cents": 1000,
+                     *           "balance_after_cents": 1000,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         },
+                     *         {
+                     *           "id": 11,
+                     *           "kind": "corrected",
+                     *           "amount_cents": -250,
+                     *           "balance_after_cents": 750,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": "damaged card replaced",
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        gift_card: {
+                            balance_cents: number;
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            expired: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            initial_cents: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            issued_by: string;
+                            language: string;
+                            recipient: string | null;
+                        };
+                        ledger: {
+                            actor: string;
+                            /** @description Signed: credits positive, debits negative. */
+                            amount_cents: number;
+                            balance_after_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            payment_id: number | null;
+                            reason: string | null;
+                            refund_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getGiftCardLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ledger": [
+                     *         {
+                     *           "id": 10,
+                     *           "kind": "issued",
+                     *           "amount_cents": 1000,
+                     *           "balance_after_cents": 1000,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         },
+                     *         {
+                     *           "id": 11,
+                     *           "kind": "corrected",
+                     *           "amount_cents": -250,
+                     *           "balance_after_cents": 750,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": "damaged card replaced",
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        ledger: {
+                            actor: string;
+                            /** @description Signed: credits positive, debits negative. */
+                            amount_cents: number;
+                            balance_after_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            payment_id: number | null;
+                            reason: string | null;
+                            refund_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getGiftCardsBalance: {
+        parameters: {
+            query: {
+                /** @description The code as printed; spaces and dashes are ignored. */
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balance_cents": 1200,
+                     *       "currency": "EUR",
+                     *       "expires_at": "2029-12-31T23:00:00.000Z",
+                     *       "expired": false
+                     *     }
+                     */
+                    "application/json": {
+                        balance_cents: number;
+                        currency: string;
+                        expired: boolean;
+                        /** Format: date-time */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance (a wrong token is refused on public routes too). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createGiftCardsLookup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "0g2fjftkfc4wtp2d71yw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The code as printed; spaces and dashes are ignored. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "gift_card": {
+                     *         "id": 1,
+                     *         "code_last4": "71YW",
+                     *         "currency": "EUR",
+                     *         "initial_cents": 2500,
+                     *         "balance_cents": 2500,
+                     *         "language": "de",
+                     *         "recipient": "Ada",
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "expired": false,
+                     *         "issued_by": "account:2",
+                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *       },
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "kind": "issued",
+                     *           "amount_cents": 2500,
+                     *           "balance_after_cents": 2500,
+                     *           "payment_id": null,
+                     *           "refund_id": null,
+                     *           "reason": null,
+                     *           "actor": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        gift_card: {
+                            balance_cents: number;
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            expired: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            initial_cents: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            issued_by: string;
+                            language: string;
+                            recipient: string | null;
+                        };
+                        ledger: {
+                            actor: string;
+                            /** @description Signed: credits positive, debits negative. */
+                            amount_cents: number;
+                            balance_after_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            payment_id: number | null;
+                            reason: string | null;
+                            refund_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createLanguage: {
         parameters: {
             query?: never;
@@ -17167,7 +18942,7 @@ export interface operations {
                      *         "is_valid": true,
                      *         "total_price_cents": 2800,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": "Please send fast!",
                      *         "reference": "bought you by the awesome tourist gmbh!",
@@ -17498,72 +19273,43 @@ export interface operations {
                      * @example {
                      *       "order": {
                      *         "id": 1,
-                     *         "foreign_id": "51bb52c1-43c6-4ebb-b3e7-8fb9d5d94cb7",
-                     *         "token": "DPTPQyLl9ueGST2_SIw1Ng",
-                     *         "status": "finalized",
-                     *         "is_valid": true,
-                     *         "total_price_cents": 4200,
+                     *         "foreign_id": null,
+                     *         "token": "2jATgYcf-3hDi4YiWYPw-Q",
+                     *         "status": "pending",
+                     *         "is_valid": false,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T06:53:46.699+01:00",
-                     *         "updated_at": "2026-11-24T07:09:46.699+01:00",
-                     *         "finalized_at": "2026-11-24T07:09:46.699+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "updated_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": null,
+                     *         "expires_at": "2026-11-27T19:48:23.036+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 1400,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-11-29T10:00:00+01:00",
-                     *               "barcodes": [
-                     *                 {
-                     *                   "id": 1,
-                     *                   "barcode": "557689122011-7",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 2,
-                     *                   "barcode": "899555340824-8",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 3,
-                     *                   "barcode": "647970780354-4",
-                     *                   "status": "valid"
-                     *                 }
-                     *               ],
+                     *               "quantity": 1,
+                     *               "start_time": "2026-12-01T10:00:00+01:00",
+                     *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": [
-                     *           {
-                     *             "id": 1,
-                     *             "kind": "ticket",
-                     *             "status": "processing",
-                     *             "filename": "tickets-1.pdf"
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "kind": "invoice",
-                     *             "status": "processing",
-                     *             "filename": "invoice-1.pdf"
-                     *           }
-                     *         ]
+                     *         "documents": []
                      *       }
                      *     }
                      */
@@ -18480,7 +20226,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "provider": "demo",
+                 *       "provider": "stripe",
                  *       "return_url": "https://shop.example.org/back"
                  *     }
                  */
@@ -18511,20 +20257,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "payment": {
-                     *         "id": 1,
-                     *         "order_id": 1,
-                     *         "provider": "demo",
-                     *         "amount_cents": 1400,
+                     *         "id": 4,
+                     *         "order_id": 3,
+                     *         "provider": "stripe",
+                     *         "amount_cents": 700,
                      *         "currency": "EUR",
                      *         "state": "pending",
-                     *         "provider_ref": "demo_1_56a85da0d998",
+                     *         "provider_ref": "cs_test_764fa0e3cde6315b",
                      *         "method": null,
                      *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T15:44:06.538+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
                      *         "confirmed_at": null,
                      *         "failure": null
                      *       },
-                     *       "redirect_url": "http://127.0.0.1:8080/api/v4/payments/demo/demo_1_56a85da0d998"
+                     *       "redirect_url": "http://127.0.0.1:44343/pay/cs_test_764fa0e3cde6315b"
                      *     }
                      */
                     "application/json": {
@@ -19517,7 +21263,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "order_id": 1,
+                     *       "order_id": 3,
                      *       "payment_status": "paid",
                      *       "total_price_cents": 1400,
                      *       "paid_cents": 1400,
@@ -19525,17 +21271,31 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "payments": [
                      *         {
-                     *           "id": 1,
-                     *           "order_id": 1,
-                     *           "provider": "demo",
-                     *           "amount_cents": 1400,
+                     *           "id": 3,
+                     *           "order_id": 3,
+                     *           "provider": "gift_card",
+                     *           "amount_cents": 700,
                      *           "currency": "EUR",
                      *           "state": "confirmed",
-                     *           "provider_ref": "demo_1_56a85da0d998",
-                     *           "method": "demo",
+                     *           "provider_ref": "gc_3_df375ff1-41a0-409a-a406-7f2d1bbe4f13",
+                     *           "method": "card …7YVY",
                      *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T15:44:06.538+01:00",
-                     *           "confirmed_at": "2026-11-27T15:44:06.538+01:00",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "failure": null
+                     *         },
+                     *         {
+                     *           "id": 4,
+                     *           "order_id": 3,
+                     *           "provider": "stripe",
+                     *           "amount_cents": 700,
+                     *           "currency": "EUR",
+                     *           "state": "confirmed",
+                     *           "provider_ref": "cs_test_764fa0e3cde6315b",
+                     *           "method": "card",
+                     *           "created_by": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "confirmed_at": "2026-11-27T19:18:23.036+01:00",
                      *           "failure": null
                      *         }
                      *       ],
@@ -19748,18 +21508,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Also accepted wrapped as {"payment": {...}}. gift_card: 422 GIFT_CARD_NOT_AVAILABLE until vouchers exist. */
+        /** @description Also accepted wrapped as {"payment": {...}}. gift_card: takes amount_cents from the card named by code. */
         requestBody: {
             content: {
                 /**
                  * @example {
                  *       "provider": "desk",
-                 *       "amount_cents": 1000,
+                 *       "amount_cents": 400,
                  *       "method": "cash"
                  *     }
                  */
                 "application/json": {
                     amount_cents: number;
+                    /** @description gift_card only: the card's code (as for POST /orders/:id/payments/gift_card). */
+                    code?: string;
                     /** @description e.g. cash, card, transfer. */
                     method?: string;
                     /** @enum {string} */
@@ -19783,17 +21545,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "payment": {
-                     *         "id": 1,
+                     *         "id": 2,
                      *         "order_id": 1,
                      *         "provider": "desk",
-                     *         "amount_cents": 1000,
+                     *         "amount_cents": 400,
                      *         "currency": "EUR",
                      *         "state": "confirmed",
                      *         "provider_ref": null,
                      *         "method": "cash",
                      *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T15:44:12.474+01:00",
-                     *         "confirmed_at": "2026-11-27T15:44:12.474+01:00",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "confirmed_at": "2026-11-27T19:18:23.036+01:00",
                      *         "failure": null
                      *       }
                      *     }
@@ -20236,6 +21998,270 @@ export interface operations {
             };
         };
     };
+    createOrderPaymentsGiftCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id or order token. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "BTDMR64YHS8B13DNMEM3"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default: what is due, or the balance when it is less. */
+                    amount_cents?: number;
+                    /** @description The code as printed; spaces and dashes are ignored. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "id": 1,
+                     *         "order_id": 1,
+                     *         "provider": "gift_card",
+                     *         "amount_cents": 1000,
+                     *         "currency": "EUR",
+                     *         "state": "confirmed",
+                     *         "provider_ref": "gc_2_9bda0b7e-7f46-4e6e-93ef-a9fb7d252261",
+                     *         "method": "card …MEM3",
+                     *         "created_by": "account:2",
+                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "failure": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        payment: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            confirmed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description account:<id>, staff:<id>, system, or what caused it (provider-webhook, return-url, reconcile). */
+                            created_by: string;
+                            currency: string;
+                            /** @description Why the provider refused it, or why late money was refunded. */
+                            failure: string | null;
+                            id: number;
+                            method: string | null;
+                            order_id: number;
+                            /** @enum {string} */
+                            provider: "demo" | "desk" | "invoice" | "stripe" | "mollie" | "gift_card";
+                            /** @description The provider's id of the attempt (Stripe Checkout Session, Mollie payment). */
+                            provider_ref: string | null;
+                            /** @enum {string} */
+                            state: "created" | "pending" | "confirmed" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createOrderRefund: {
         parameters: {
             query?: never;
@@ -20254,8 +22280,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount_cents": 400,
-                 *       "reason": "goodwill"
+                 *       "reason": "visit cancelled"
                  *     }
                  */
                 "application/json": {
@@ -20283,13 +22308,24 @@ export interface operations {
                      *       "refunds": [
                      *         {
                      *           "id": 1,
-                     *           "payment_id": 3,
+                     *           "payment_id": 2,
                      *           "amount_cents": 400,
                      *           "state": "done",
-                     *           "provider_ref": "re_eb6c01686093",
-                     *           "reason": "goodwill",
+                     *           "provider_ref": null,
+                     *           "reason": "visit cancelled",
                      *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T15:44:06.679+01:00",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "failure": null
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "payment_id": 1,
+                     *           "amount_cents": 1000,
+                     *           "state": "done",
+                     *           "provider_ref": "gc_refund_2",
+                     *           "reason": "visit cancelled",
+                     *           "created_by": "account:2",
+                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
                      *           "failure": null
                      *         }
                      *       ]
@@ -23668,6 +25704,337 @@ export interface operations {
                      * @example {
                      *       "error": "not found",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReportsGiftCardsLedger: {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                /** @description YYYY-MM-DD in the instance zone, both ends included. */
+                from: string;
+                /** @description YYYY-MM-DD in the instance zone, both ends included. */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with format=csv or Accept: text/csv. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-26",
+                     *       "to": "2026-11-28",
+                     *       "kinds": [
+                     *         {
+                     *           "kind": "corrected",
+                     *           "count": 1,
+                     *           "cents": -250
+                     *         },
+                     *         {
+                     *           "kind": "issued",
+                     *           "count": 9,
+                     *           "cents": 12900
+                     *         },
+                     *         {
+                     *           "kind": "redeemed",
+                     *           "count": 2,
+                     *           "cents": -1700
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        from: string;
+                        kinds: {
+                            /** @description Signed sum. */
+                            cents: number;
+                            count: number;
+                            kind: string;
+                        }[];
+                        to: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReportsGiftCardsLiability: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with format=csv or Accept: text/csv. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "at": "2026-11-27T19:18:23.036+01:00",
+                     *       "rows": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "cards": 6,
+                     *           "outstanding_cents": 6650
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        at: string;
+                        rows: {
+                            cards: number;
+                            currency: string;
+                            outstanding_cents: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */

@@ -22,8 +22,10 @@ export interface Ctx {
    * disableHoldLimitLock: hold limits are checked without the account's lock (its control run).
    * disablePaymentLocks: refunds neither lock the order's payments nor reserve their amount
    * (the refund race's control run, test/payments/refund-race.test.ts).
+   * disableGiftCardGuard: a gift card is debited by writing the balance read before, without the
+   * conditional update (the control run of test/multinode/gift-card-race.test.ts).
    */
-  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean; disablePaymentLocks?: boolean };
+  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean; disablePaymentLocks?: boolean; disableGiftCardGuard?: boolean };
 }
 
 export interface MasterDataMemo {

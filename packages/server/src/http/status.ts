@@ -45,6 +45,11 @@ export const STATUS: Record<ErrorCode, number> = {
   PAYMENT_PROVIDER_ERROR: 502,
   PAYMENT_NOT_DUE: 422,
   GIFT_CARD_NOT_AVAILABLE: 422,
+  // Vouchers (docs/vouchers.md): a code that is not one, used up, past its end, or not for this.
+  CODE_INVALID: 422,
+  CODE_EXHAUSTED: 422,
+  CODE_EXPIRED: 422,
+  CODE_NOT_APPLICABLE: 422,
   REFUND_EXCEEDS_PAID: 422,
   REFUND_NOT_RETRYABLE: 422,
   WEBHOOK_SIGNATURE_INVALID: 400,

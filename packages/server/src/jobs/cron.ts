@@ -5,7 +5,8 @@
 // - the purge of expired Idempotency-Key answers at minute 43 of every hour: expired keys already
 //   count as absent, so this only reclaims space, but without it the table grows forever;
 // - the purge of ended console sessions and old sign-in attempts at minute 29 (the same reason);
-// - every minute, payments still open on a provider's page are asked about (docs/payments.md).
+// - every minute, payments still open on a provider's page are asked about (docs/payments.md);
+// - at 03:07 every day, what is left on gift cards past their end is written off (docs/vouchers.md).
 import type { CronItem } from 'graphile-worker';
 import { TASKS } from '../db/repositories/jobQueue.ts';
 
@@ -15,4 +16,5 @@ export const CRON_ITEMS: Array<CronItem & { identifier: string }> = [
   { task: TASKS.purgeIdempotencyKeys, match: '43 * * * *', identifier: 'idempotency-purge' },
   { task: TASKS.purgeStaffSessions, match: '29 * * * *', identifier: 'staff-sessions-purge' },
   { task: TASKS.reconcilePayments, match: '* * * * *', identifier: 'payments-reconcile' },
+  { task: TASKS.expireGiftCards, match: '7 3 * * *', identifier: 'gift-cards-expire' },
 ];

@@ -38,6 +38,7 @@ import { superviseRunner, type Backoff, type RunnerHealth } from './supervisor.t
 import { purgeSessions } from '../domain/staff/sessions.ts';
 import { purgeLoginAttempts } from '../domain/staff/authenticate.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
+import { expireGiftCards } from '../domain/vouchers/expire.ts';
 import { paymentProviders } from '../providers/payments/index.ts';
 
 export interface WorkerOptions {
@@ -113,6 +114,9 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
     },
     [TASKS.reconcilePayments]: async () => {
       await reconcilePayments(ctx, paymentProviders(ctx.config));
+    },
+    [TASKS.expireGiftCards]: async () => {
+      await expireGiftCards(ctx);
     },
   };
 }

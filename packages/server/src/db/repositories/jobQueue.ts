@@ -16,6 +16,7 @@ export const TASKS = {
   purgeIdempotencyKeys: 'idempotency.purge',
   purgeStaffSessions: 'staff.purge',
   reconcilePayments: 'payments.reconcile',
+  expireGiftCards: 'gift_cards.expire',
 } as const;
 export type TaskName = (typeof TASKS)[keyof typeof TASKS];
 

@@ -15,3 +15,4 @@ export * from './payments.ts';
 export * from './octo.ts';
 export * from './shop.ts';
 export * from './media.ts';
+export * from './vouchers.ts';

@@ -13,6 +13,7 @@ import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { t } from '../../i18n/index.ts';
 import type { IssuedInvoice } from '../../domain/documents/invoiceTypes.ts';
 import { computeInvoiceTotals } from '../../domain/pricing/vat.ts';
+import { paymentLabel, paymentMeansCode } from '../paymentText.ts';
 
 export const E_INVOICE_FORMAT = 'CII';
 
@@ -60,6 +61,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
   const cur = inv.currency;
   const totals = computeInvoiceTotals(inv.lines);
   const due = inv.kind === 'invoice' ? (inv.due_date ?? null) : null;
+  const paid = inv.kind === 'invoice' ? (inv.payments ?? []) : [];
   const taxCat = (p: number) => ({ 'cbc:ID': p > 0 ? 'S' : 'Z', 'cbc:Percent': pct(p), 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
   const s = inv.seller;
   const b = inv.buyer;
@@ -108,6 +110,13 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
         },
       },
       'cac:Delivery': { 'cbc:ActualDeliveryDate': inv.service.from },
+      // BG-16 and BT-22: how it was paid; a gift card is a payment means, never an allowance.
+      ...(paid.length > 0
+        ? {
+            'cac:PaymentMeans': paid.map((p) => ({ 'cbc:PaymentMeansCode': paymentMeansCode(p), 'cbc:PaymentMeansCode@name': paymentLabel(inv.locale, p) })),
+            'cbc:Note': [`${t(inv.locale, 'invoice.payments')}: ${paid.map((p) => `${paymentLabel(inv.locale, p)} ${amount(p.amount_cents)} ${cur}`).join('; ')}`],
+          }
+        : {}),
       'cac:TaxTotal': [
         {
           'cbc:TaxAmount': amount(totals.vat_cents),

@@ -9,6 +9,7 @@ import { formatDate, formatMoney, formatPct, t } from '../../i18n/index.ts';
 import type { IssuedInvoice, IssuedParty } from '../../domain/documents/invoiceTypes.ts';
 import type { Issuer } from '../../domain/documents/issuer.ts';
 import { A4, GRAY, MARGIN, addPage, newDoc, rule, text, type Doc } from './pdf.ts';
+import { paymentLabel } from '../paymentText.ts';
 import { computeInvoiceTotals } from '../../domain/pricing/vat.ts';
 
 const COLS = {
@@ -103,7 +104,20 @@ export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
   text(doc, t(L, credit ? 'invoice.amount_credited' : 'invoice.amount_due'), MARGIN + 200, y, { size: 12, font: 'Helvetica-Bold', width: 180 });
   y = text(doc, money(totals.gross_cents), COLS.gross.x - 30, y, { size: 12, font: 'Helvetica-Bold', width: COLS.gross.w + 30, align: 'right' });
   const note = credit ? t(L, 'credit_note.note') : inv.due_date ? t(L, 'invoice.due_note', { date: date(inv.due_date), number: inv.number }) : t(L, 'invoice.paid_note');
-  text(doc, note, MARGIN, y + 20, { size: 9, color: GRAY, lines: 3, width: 495 });
+  y = text(doc, note, MARGIN, y + 20, { size: 9, color: GRAY, lines: 3, width: 495 });
+  // How it was paid: a gift card is a means of payment (its VAT is on the lines above).
+  const paid = credit ? [] : (inv.payments ?? []);
+  if (paid.length > 0) {
+    if (y + 14 * (paid.length + 2) > BOTTOM) {
+      addPage(doc);
+      y = MARGIN;
+    }
+    y = text(doc, t(L, 'invoice.payments'), MARGIN + 200, y + 10, { size: 9, font: 'Helvetica-Bold', width: 180 });
+    for (const p of paid) {
+      text(doc, paymentLabel(L, p), MARGIN + 200, y + 2, { size: 9, width: 180 });
+      y = text(doc, money(p.amount_cents), COLS.gross.x - 30, y + 2, { size: 9, width: COLS.gross.w + 30, align: 'right' });
+    }
+  }
   doc.end();
   return bytes;
 }

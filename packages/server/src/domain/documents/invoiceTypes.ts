@@ -29,6 +29,14 @@ export interface IssuedParty {
   email: string | null;
 }
 
+/** A payment received for the order (a gift card is a means of payment: VAT is on the lines). */
+export interface IssuedPayment {
+  provider: string;
+  amount_cents: number;
+  /** Gift cards: the last four characters of the code, never more. */
+  card_last4: string | null;
+}
+
 export interface IssuedInvoice {
   kind: 'invoice' | 'credit_note';
   /** As printed, e.g. "INV-000042". */
@@ -56,4 +64,6 @@ export interface IssuedInvoice {
    * when it was paid with the order; credit notes have none.
    */
   due_date?: string | null;
+  /** Payments received when it was issued (absent on invoices issued before they were listed). */
+  payments?: IssuedPayment[];
 }

@@ -17,6 +17,7 @@ import type { Ctx } from '../context.ts';
 import { addDays, localDateOf } from '../time.ts';
 import { retentionEnd, type DocumentRow } from './internal.ts';
 import { buyerOf, formatInvoiceNumber, invoiceLine, invoicedItems, loadOrderRenderData } from './renderInput.ts';
+import { paymentsOfInvoice } from './invoicePayments.ts';
 
 const SMALL_AMOUNT_CENTS = 25_000; // § 33 UStDV: up to 250 € gross
 
@@ -56,6 +57,7 @@ async function invoiceDraft(ctx: Ctx, orderId: number, now: Date): Promise<Draft
     small_amount: ctx.config.invoice.smallAmount && allGross && d.order.currency === 'EUR' && gross <= SMALL_AMOUNT_CENTS,
     // Booked to be paid by transfer: payable within the configured days from the issue date.
     due_date: d.order.paymentMethod === 'invoice' ? addDays(localDateOf(now, d.museum.time_zone), ctx.config.invoice.dueDays) : null,
+    payments: await paymentsOfInvoice(ctx.db, d.order.id),
   };
 }
 

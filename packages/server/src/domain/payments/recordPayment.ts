@@ -1,7 +1,7 @@
 // POST /orders/:id/payments for money taken outside Atrium: cash or a card terminal at the desk,
 // a bank transfer received for an invoice. The payment is written confirmed and settles the order
-// at once (settle.ts: a pending order that is now covered is finalized). Gift cards are refused
-// until vouchers exist.
+// at once (settle.ts: a pending order that is now covered is finalized). A gift card pays through
+// its own verb (domain/vouchers/redeem.ts), which needs the card's code.
 import { transaction } from '../../db/transaction.ts';
 import { insertPayment, paymentsOfOrder, type PaymentRow } from '../../db/repositories/payments.ts';
 import type { Ctx } from '../context.ts';
@@ -13,15 +13,12 @@ import { settleOrder } from './settle.ts';
 import { amountDue, assertPayable } from './startPayment.ts';
 
 export interface RecordInput {
-  provider: 'desk' | 'invoice' | 'gift_card';
+  provider: 'desk' | 'invoice';
   amount_cents: number;
   method?: string;
 }
 
 export async function recordPayment(ctx: Ctx, providers: PaymentProviders, idOrToken: string, input: RecordInput): Promise<PaymentRow> {
-  if (input.provider === 'gift_card') {
-    throw new DomainError('GIFT_CARD_NOT_AVAILABLE', 'paying with a gift card is not available yet on this instance');
-  }
   const provider = providerOf(providers, input.provider);
   const createdBy = callerOf(ctx);
   return transaction(ctx.db, async (tx) => {

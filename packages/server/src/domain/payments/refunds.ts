@@ -18,6 +18,7 @@ import { systemCtx, type Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/record.ts';
 import { findOrder, orderEventScope } from '../orders/internal.ts';
+import { refundToCard } from './giftCardRefund.ts';
 import { actorOf, auditPayment, callerOf, failureText, providerOf, refundTooLarge, type ChangeSource } from './internal.ts';
 import { serializePayment, serializeRefund } from './json.ts';
 import type { PaymentProviders } from './provider.ts';
@@ -64,8 +65,9 @@ export async function executeRefund(ctx: Ctx, providers: PaymentProviders, refun
   const payment = (await paymentById(ctx.db, refund.paymentId))!;
   let outcome: { state: 'done' | 'failed' | 'pending'; providerRef?: string; failure?: string };
   try {
-    const provider = providerOf(providers, payment.provider);
-    outcome = await provider.refund(payment.providerRef ?? `payment-${payment.id}`, refund.amountCents, `atrium-refund-${refund.id}-${refund.attempts}`);
+    // A gift card is no outside provider: its money goes back onto the card, here.
+    if (payment.provider === 'gift_card') outcome = await refundToCard(ctx, payment, refund);
+    else outcome = await providerOf(providers, payment.provider).refund(payment.providerRef ?? `payment-${payment.id}`, refund.amountCents, `atrium-refund-${refund.id}-${refund.attempts}`);
   } catch (err) {
     // No answer: whether the money went back is unknown. The refund stays pending, saying why.
     const unknown = await transitionRefund(ctx.db, refund.id, ['pending'], { failure: `no answer from the provider: ${failureText(err)}`, updatedAt: ctx.clock.now() });

@@ -55,6 +55,11 @@ export const en = {
   'invoice.small_amount_note': 'Gross amount includes {rate} VAT.',
   'invoice.due_note': 'Payable without deduction by {date} by bank transfer, quoting invoice number {number}.',
   'invoice.paid_note': 'Paid with the order. Thank you for your visit.',
+  'invoice.payments': 'Paid by',
+  'invoice.payment.gift_card': 'Gift card …{last4}',
+  'invoice.payment.desk': 'Box office',
+  'invoice.payment.invoice': 'Bank transfer',
+  'invoice.payment.online': 'Online payment',
   'credit_note.note': 'The amount credited is refunded by the original means of payment.',
   // Confirmations
   'confirmation.title': 'Booking confirmation',

@@ -53,7 +53,7 @@ function capture(req: FastifyRequest, status: number, payload: unknown): void {
 const SECRET_PARAMS = new Set([
   'token', 'access_token', 'api_key', 'secret', 'password',
   'email', 'mail', 'name', 'first_name', 'last_name', 'firstname', 'lastname', 'surname', 'given_name',
-  'family_name', 'phone', 'mobile', 'q', 'query', 'search', 'contact', 'address', 'street', 'birthday',
+  'family_name', 'phone', 'mobile', 'q', 'query', 'search', 'contact', 'address', 'street', 'birthday', 'code', 'codes',
 ]);
 // Bearer tokens (atr_<instance>_<43 chars>) wherever they appear, e.g. pasted into a path.
 const BEARER_SHAPE = /atr_[a-z0-9]{1,16}_[A-Za-z0-9_-]{43}/g;

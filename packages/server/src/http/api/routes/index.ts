@@ -14,6 +14,7 @@ import { scheduleRoutes } from './schedules/index.ts';
 import { paymentRoutes } from './payments/index.ts';
 import { reportRoutes } from './reports/index.ts';
 import { mediaRoutes } from './media/index.ts';
+import { giftCardRoutes } from './giftCards/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -30,6 +31,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(paymentRoutes);
   await app.register(reportRoutes);
   await app.register(mediaRoutes);
+  await app.register(giftCardRoutes);
 };
 
 export { mediaFileRoutes } from './media/files.ts';

@@ -12,6 +12,7 @@ import { listPayments } from '../../../../domain/payments/listPayments.ts';
 import { recordPayment } from '../../../../domain/payments/recordPayment.ts';
 import { refundOrder, retryRefund } from '../../../../domain/payments/refunds.ts';
 import { startPayment } from '../../../../domain/payments/startPayment.ts';
+import { payWithGiftCard } from '../../../../domain/vouchers/redeem.ts';
 import { paymentProviders } from '../../../../providers/payments/index.ts';
 import {
   CheckoutAnswer, CheckoutBody, OrderIdParam, OrderPayments, PaymentEnvelope, PaymentParam, RecordPaymentBody, RefundBody, RefundEnvelope, RefundList,
@@ -57,7 +58,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const p = await recordPayment(req.ctx, providers(req), req.params.id, req.body);
+      const b = req.body;
+      const p = b.provider === 'gift_card'
+        ? await payWithGiftCard(req.ctx, req.params.id, { code: b.code ?? '', amount_cents: b.amount_cents })
+        : await recordPayment(req.ctx, providers(req), req.params.id, { provider: b.provider, amount_cents: b.amount_cents, ...(b.method ? { method: b.method } : {}) });
       reply.code(201);
       return { payment: serializePayment(p, zone(req)) };
     },

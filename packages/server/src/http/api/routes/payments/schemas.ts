@@ -56,8 +56,9 @@ export const RecordPaymentBody = Type.Object(
     provider: StringEnum(['desk', 'invoice', 'gift_card'] as const),
     amount_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
     method: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'e.g. cash, card, transfer.' })),
+    code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'gift_card only: the card\'s code (as for POST /orders/:id/payments/gift_card).' })),
   },
-  { additionalProperties: false, description: 'Also accepted wrapped as {"payment": {...}}. gift_card: 422 GIFT_CARD_NOT_AVAILABLE until vouchers exist.' },
+  { additionalProperties: false, description: 'Also accepted wrapped as {"payment": {...}}. gift_card: takes amount_cents from the card named by code.' },
 );
 
 export const CheckoutBody = Type.Object(

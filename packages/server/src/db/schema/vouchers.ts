@@ -1,0 +1,57 @@
+// Gift cards and their ledger (migration 0038, docs/vouchers.md). The card row keeps the balance
+// (one conditional update redeems, guarded by a check); the ledger keeps why it changed. The
+// code is never stored: its SHA-256 finds the card, its last four characters name it to staff.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { payments, refunds } from './payments.ts';
+
+export const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export const giftCards = pgTable(
+  'gift_cards',
+  {
+    id: serial().primaryKey(),
+    codeHash: text().notNull(),
+    codeLast4: text().notNull(),
+    currency: text().notNull(),
+    initialCents: integer().notNull(),
+    balanceCents: integer().notNull(),
+    /** de | en: the language of its PDF. */
+    language: text().notNull(),
+    recipient: text(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    issuedBy: text().notNull(),
+    issuedAt: timestamp({ withTimezone: true }).notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('gift_cards_code_hash').on(t.codeHash),
+    index('gift_cards_last4').on(t.codeLast4),
+    check('gift_cards_balance_nonnegative', sql`${t.balanceCents} >= 0`),
+    check('gift_cards_initial_positive', sql`${t.initialCents} > 0`),
+  ],
+);
+
+export const giftCardLedger = pgTable(
+  'gift_card_ledger',
+  {
+    id: serial().primaryKey(),
+    giftCardId: integer().notNull().references(() => giftCards.id),
+    kind: text().$type<LedgerKind>().notNull(),
+    /** Signed: credits positive, debits negative. */
+    amountCents: integer().notNull(),
+    balanceAfterCents: integer().notNull(),
+    paymentId: integer().references(() => payments.id),
+    /** A refund credited to the card; unique, so a refund sent twice credits once. */
+    refundId: integer().references(() => refunds.id),
+    reason: text(),
+    actor: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('gift_card_ledger_card').on(t.giftCardId, t.id),
+    index('gift_card_ledger_payment').on(t.paymentId).where(sql`${t.paymentId} is not null`),
+    uniqueIndex('gift_card_ledger_refund').on(t.refundId).where(sql`${t.refundId} is not null`),
+  ],
+);
