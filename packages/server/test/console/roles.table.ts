@@ -51,10 +51,10 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/console/orders/:id/resend', allowed: SELLERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}/resend` }) },
   { method: 'GET', route: '/console/documents/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/documents/${await documentOf(fx)}` }) },
   // Box office
-  { method: 'GET', route: '/console/sale', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/sale?ticket=${fx.A.ticketId}&date=${fx.day}` }) },
+  { method: 'GET', route: '/console/sale', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/sale?date=${fx.day}` }) },
   {
     method: 'POST', route: '/console/sale', allowed: SELLERS, otherMuseum: 'refused',
-    make: async (fx) => ({ url: '/console/sale', form: { key: crypto.randomUUID(), ticket: String(fx.A.ticketId), slot: fx.at(720), quantity: '1', payment: 'cash', delivery: 'print' } }),
+    make: async (fx) => ({ url: '/console/sale', form: { key: crypto.randomUUID(), date: fx.day, line: `T:${fx.A.ticketId}:${fx.at(720)}:1`, op: 'sell', payment: 'cash', delivery: 'print' } }),
   },
   // Requests
   { method: 'GET', route: '/console/requests', allowed: ALL, otherMuseum: 'ok', make: async (fx) => { await fx.request(fx.A, { notes: 'Nurmuseuma' }); return { url: '/console/requests' }; }, leak: async () => 'Nurmuseuma' },
