@@ -18,6 +18,8 @@ export const CONSOLE_ACTIONS = {
   'orders.cancel': SELLERS,
   'orders.resend': SELLERS,
   'sale.create': SELLERS,
+  /** The cashier's own cash closing (Kassenabschluss); managers and admins see everyone's. */
+  'cash.close': SELLERS,
   'requests.view': ALL,
   'requests.decide': MANAGERS,
   'schedules.view': ALL,

@@ -5,6 +5,7 @@ import { dayPages } from './day.ts';
 import { orderPages } from './orders.ts';
 import { requestPages } from './requests.ts';
 import { salePages } from './sale.ts';
+import { closingPages } from './closing.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { auditPages } from './audit.ts';
 import { reportPages } from './reports.ts';
@@ -13,4 +14,4 @@ import { schedulePages } from './schedules.ts';
 import { partnerPages } from './partners.ts';
 import { webhookPages } from './webhooks.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages];
