@@ -17,6 +17,11 @@ export interface Ctx {
    */
   masterData?: MasterDataMemo;
   /**
+   * The sales channel when the caller sells in person (the console's box office): a running slot
+   * is sold there until its end (schedules/saleWindow.ts). Absent for everything else.
+   */
+  channel?: 'desk';
+  /**
    * Test-only switches (never set from the environment in production code paths).
    * disableEntryLocks: scans store without their compare-and-set (the entry race's control run).
    * disableHoldLimitLock: hold limits are checked without the account's lock (its control run).

@@ -163,10 +163,9 @@ describe('escaping and headers', () => {
 describe('box-office sale', () => {
   test('a double-clicked sale (same form twice, and at once) makes one order; two forms make two', async () => {
     const b = await signIn(fx.t, fx.staff.box_office);
-    const form = await b.get(`/console/sale?ticket=${fx.A.ticketId}&date=${fx.day}`);
+    const form = await b.get(`/console/sale?date=${fx.day}`);
     const key = /name="key" value="([^"]+)"/.exec(form.body)![1]!;
-    const slot = /name="slot" id="slot-0" value="([^"]+)"/.exec(form.body)![1]!;
-    const body = { key, ticket: String(fx.A.ticketId), slot, quantity: '2', payment: 'card', delivery: 'print', name: 'Doris', surname: 'Doppelklick', email: 'dk@example.org' };
+    const body = { key, date: fx.day, line: `T:${fx.A.ticketId}:${fx.at(720)}:2`, op: 'sell', payment: 'card', delivery: 'print', name: 'Doris', surname: 'Doppelklick', email: 'dk@example.org' };
     const before = await count('orders');
     const [r1, r2] = await Promise.all([b.post('/console/sale', body), b.post('/console/sale', body)]);
     const r3 = await b.post('/console/sale', body);
@@ -174,24 +173,29 @@ describe('box-office sale', () => {
     assert.equal(new Set([r1, r2, r3].map((r) => r.headers.location)).size, 1);
     assert.equal(await count('orders'), before + 1);
     assert.equal(await count(`audit_log where action = 'order.sell'`), 1);
-    const id = Number(/\/console\/orders\/(\d+)/.exec(String(r1.headers.location))![1]);
+    assert.equal(await count(`payments where provider = 'desk'`), 1, 'the payment is recorded once');
+    const id = Number(/done=(\d+)/.exec(String(r1.headers.location))![1]);
     const [row] = (await fx.t.database.db.execute<{ payment_method: string; staff_user_id: number; status: string }>(sql`select payment_method, staff_user_id, status from orders where id = ${id}`)).rows;
     assert.equal(row!.payment_method, 'card');
     assert.equal(row!.status, 'finalized');
     assert.ok(row!.staff_user_id > 0);
     // Control: a second form (new key) is a second sale.
-    const form2 = await b.get(`/console/sale?ticket=${fx.A.ticketId}&date=${fx.day}`);
+    const form2 = await b.get(`/console/sale?date=${fx.day}`);
     const key2 = /name="key" value="([^"]+)"/.exec(form2.body)![1]!;
     assert.equal((await b.post('/console/sale', { ...body, key: key2 })).statusCode, 303);
     assert.equal(await count('orders'), before + 2);
   });
 
-  test('bad sale input: a clear message, no order', async () => {
+  test('bad sale input: a clear message on the form, no order', async () => {
     const b = await signIn(fx.t, fx.staff.box_office);
     const before = await count('orders');
-    const res = await b.post('/console/sale', { key: crypto.randomUUID(), ticket: String(fx.A.ticketId), slot: fx.at(720), quantity: '0', payment: 'bitcoin', delivery: 'mail' });
+    const res = await b.post('/console/sale', { key: crypto.randomUUID(), date: fx.day, time: fx.at(720), [`q-T-${fx.A.ticketId}`]: 'zwei', op: 'sell', payment: 'cash', given: 'viel', delivery: 'mail' });
     assert.equal(res.statusCode, 422);
-    for (const m of ['quantity must be between 1 and 100', 'payment must be cash, card or invoice', 'an email address is needed to mail the tickets']) assert.ok(res.body.includes(m), m);
+    for (const m of ['The quantity must be a whole number from 1 to 100.', 'Type an amount such as 20 or 20.50.']) assert.ok(res.body.includes(m), m);
+    assert.match(res.body, new RegExp(`id="q-T-${fx.A.ticketId}"[^>]*value="zwei"`));
+    const empty = await b.post('/console/sale', { key: crypto.randomUUID(), date: fx.day, op: 'sell', payment: 'cash', delivery: 'mail' });
+    assert.equal(empty.statusCode, 422);
+    for (const m of ['The basket is empty.', 'An email address is needed to mail the tickets.']) assert.ok(empty.body.includes(m), m);
     assert.equal(await count('orders'), before);
   });
 });

@@ -60,10 +60,16 @@ export const ROUTES: RouteCase[] = [
   },
   { method: 'GET', route: '/console/documents/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/documents/${await documentOf(fx)}` }) },
   // Box office
-  { method: 'GET', route: '/console/sale', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/sale?ticket=${fx.A.ticketId}&date=${fx.day}` }) },
+  // Cash closing: the own day (any museum scope: it is the cashier's own drawer).
+  { method: 'GET', route: '/console/closing', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/closing?date=${fx.day}` }) },
+  { method: 'POST', route: '/console/closing', allowed: SELLERS, otherMuseum: 'ok', make: async () => ({ url: '/console/closing', form: { date: nextClosingDate(), float: '100', counted: '100' } }) },
+  { method: 'GET', route: '/console/closing/:id', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/closing/${await boxOfficeClosing(fx)}` }) },
+  { method: 'GET', route: '/console/closing/:id/csv', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/closing/${await boxOfficeClosing(fx)}/csv` }) },
+  { method: 'GET', route: '/console/closing/:id/pdf', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/closing/${await boxOfficeClosing(fx)}/pdf` }) },
+  { method: 'GET', route: '/console/sale', allowed: SELLERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/sale?date=${fx.day}` }) },
   {
     method: 'POST', route: '/console/sale', allowed: SELLERS, otherMuseum: 'refused',
-    make: async (fx) => ({ url: '/console/sale', form: { key: crypto.randomUUID(), ticket: String(fx.A.ticketId), slot: fx.at(720), quantity: '1', payment: 'cash', delivery: 'print' } }),
+    make: async (fx) => ({ url: '/console/sale', form: { key: crypto.randomUUID(), date: fx.day, line: `T:${fx.A.ticketId}:${fx.at(720)}:1`, op: 'sell', payment: 'cash', delivery: 'print' } }),
   },
   // Requests
   { method: 'GET', route: '/console/requests', allowed: ALL, otherMuseum: 'ok', make: async (fx) => { await fx.request(fx.A, { notes: 'Nurmuseuma' }); return { url: '/console/requests' }; }, leak: async () => 'Nurmuseuma' },
@@ -111,4 +117,21 @@ async function documentOf(fx: ConsoleFixture): Promise<number> {
   const o = await fx.order(fx.A);
   const { runDocumentJobs } = await import('./documents.ts');
   return runDocumentJobs(fx, o.id);
+}
+
+let closingDay = 0;
+/** A fresh business date per closing (one closing per cashier and day). */
+function nextClosingDate(): string {
+  closingDay += 1;
+  return new Date(Date.UTC(2020, 0, closingDay)).toISOString().slice(0, 10);
+}
+
+/** A closed record of museum A's box-office user: managers and admins may read it, the cashier too. */
+async function boxOfficeClosing(fx: ConsoleFixture): Promise<number> {
+  const { sql } = await import('drizzle-orm');
+  const db = fx.t.database.db;
+  const [u] = (await db.execute<{ id: number }>(sql`select id from staff_users where email = ${fx.staff.box_office}`)).rows;
+  const [row] = (await db.execute<{ id: number }>(sql`insert into cash_closings (staff_user_id, business_date, opening_float_cents, expected_cash_cents, counted_cash_cents, difference_cents, summary, closed_at, closed_by)
+    values (${u!.id}, ${nextClosingDate()}, 0, 0, 0, 0, ${JSON.stringify({ date: '2020-01-01', cashier: { id: u!.id, email: fx.staff.box_office }, sales: { cash: 0, card: 0, invoice: 0, total: 0 }, refunds: { cash: 0, card: 0, invoice: 0, total: 0 }, cancellations: { lines: 0, gross_cents: 0 }, vat: [], vat_total: { net_cents: 0, vat_cents: 0, gross_cents: 0 }, expected_cash_cents: 0 })}::jsonb, now(), ${u!.id}) returning id`)).rows;
+  return row!.id;
 }

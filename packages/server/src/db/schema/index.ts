@@ -16,3 +16,4 @@ export * from './octo.ts';
 export * from './shop.ts';
 export * from './media.ts';
 export * from './vouchers.ts';
+export * from './cash-closings.ts';

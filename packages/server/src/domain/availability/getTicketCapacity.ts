@@ -13,5 +13,5 @@ export async function getTicketCapacity(
   const now = ctx.clock.now();
   const u = await usage(ctx, now, [t], [date], await freeHolds(ctx, input.reservations));
   // Sold-out slots are omitted (go~mus): a key means "bookable from here".
-  return { zone: t.zone, slots: ticketDay(t, date, now, u).filter((s) => s.left > 0) };
+  return { zone: t.zone, slots: ticketDay(t, date, now, u, ctx.channel).filter((s) => s.left > 0) };
 }

@@ -12,6 +12,7 @@ import { invalid } from '../errors.ts';
 import { isValidDate, localDateOf } from '../time.ts';
 import { ownLiveReservationIds } from '../reservations/internal.ts';
 import { isSellable } from '../schedules/rule.ts';
+import { saleOver, type SaleChannel } from '../schedules/saleWindow.ts';
 import { schedulesOf, type Schedule } from '../schedules/schedule.ts';
 
 export type { TicketRow };
@@ -70,10 +71,10 @@ export function quotaLeft(q: QuotaOnDate, key: Date, u: DayUsage): number {
  * Every sellable slot of a ticket on a date with what is left, or [] when the ticket cannot be
  * booked that day at all (outside validity, a quota closed, the museum closed). Past slots have 0 left.
  */
-export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage): SlotLeft[] {
+export function ticketDay(t: TicketRow, date: string, now: Date, u: DayUsage, channel?: SaleChannel): SlotLeft[] {
   const slots = slotPlan(t, date, u);
   if (slots.length === 0) return [];
-  const past = pastTest(t, date, now);
+  const past = pastTest(t, date, now, channel);
   return slots.map((s) => ({ start: s.start, left: past(s) ? 0 : left(t, s, u) }));
 }
 
@@ -139,9 +140,12 @@ function planSlots(t: TicketRow, date: string, qs: readonly QuotaOnDate[], sched
   return out;
 }
 
-/** A time slot is past once it has started; a day ticket's slot, once its date is over. */
-function pastTest(t: TicketRow, date: string, now: Date): (s: PlannedSlot) => boolean {
-  if (t.ticketType === 'time_slot' && t.entryDuration) return (s) => s.start < now;
+/** A time slot is past once it stops selling (saleWindow.ts); a day ticket's slot, once its date is over. */
+function pastTest(t: TicketRow, date: string, now: Date, channel?: SaleChannel): (s: PlannedSlot) => boolean {
+  if (t.ticketType === 'time_slot' && t.entryDuration) {
+    const entry = t.entryDuration * 60_000;
+    return (s) => saleOver(channel, s.start, new Date(s.start.getTime() + entry), now);
+  }
   const past = date < localDateOf(now, t.zone);
   return () => past;
 }

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { addDays, localDateOf, startOfLocalDay, zonedInstant } from '../time.ts';
 import { assertSellable, type Mode, type Target } from '../schedules/rule.ts';
+import { saleOver } from '../schedules/saleWindow.ts';
 import { scheduleOf } from '../schedules/schedule.ts';
 import { eventDateById, ticketById, tourById, type EventDateRow, type TicketRow, type TourRow } from './catalog.ts';
 import { dateLockKey, quotaLockKey, tourLockKey } from './locks.ts';
@@ -15,7 +16,7 @@ import type { Claim, ResolvedClaim } from './types.ts';
 const MINUTE = 60_000;
 const past = (message: string) => new DomainError('DATE_IN_PAST', message);
 
-type Memo = Pick<Ctx, 'masterData'>;
+type Memo = Pick<Ctx, 'masterData' | 'channel'>;
 
 /**
  * What selling a product at a start asks the sellability rule (docs/adr/0013, "How a product
@@ -72,12 +73,13 @@ async function resolveTicket(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim,
     throw invalid(`ticket ${ticket.id} is not valid on ${at.date}`);
   }
   const isSlot = isSlotTicket(ticket);
-  if (isSlot ? at.slot < now : at.date < localDateOf(now, zone)) throw past('date is in the past');
+  if (!isSlot && at.date < localDateOf(now, zone)) throw past('date is in the past');
   const qs = (await ticketQuotasOn(ctx, db, [ticket.id], at.date)).get(ticket.id) ?? [];
   if (qs.some((q) => q.capacity === null)) {
     throw new DomainError('NOT_BOOKABLE', `ticket ${ticket.id} is not bookable on ${at.date} (closed)`);
   }
   const sale = ticketSale(ticket, qs.map((q) => q.quotaId), at);
+  if (isSlot && saleOver(ctx.channel, sale.start, sale.end, now)) throw past('date is in the past');
   await assertSaleSellable(ctx, db, sale);
   const endAt = isSlot ? sale.end : startOfLocalDay(addDays(at.date, 1), zone);
   return {
@@ -103,7 +105,7 @@ async function resolveEventDate(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Cla
   const r = await eventDateById(ctx, db, c.eventDateId);
   if (!r || !r.date.active || !r.event.active) throw invalid(`date ${c.eventDateId} not found`);
   const d = r.date;
-  if (d.startAt < now) throw past('date is in the past');
+  if (saleOver(ctx.channel, d.startAt, eventSale(r).end, now)) throw past('date is in the past');
   if (d.maxPerRegistration !== null && c.quantity > d.maxPerRegistration) {
     throw invalid(`quantity exceeds the maximum of ${d.maxPerRegistration} per registration`);
   }
@@ -138,8 +140,8 @@ async function resolveTour(ctx: Memo, db: DbOrTx, now: Date, c: Extract<Claim, {
     throw new DomainError('QUANTITY_ABOVE_CAPACITY', `tour ${tour.id} takes at most ${tour.maxPersons} participants`);
   }
   if (!isTourStart(tour, c.startAt, zone)) throw invalid(`start_at is not a start time of tour ${tour.id}`);
-  if (c.startAt < now) throw past('date is in the past');
   const sale = tourSale(tour, c.startAt);
+  if (saleOver(ctx.channel, sale.start, sale.end, now)) throw past('date is in the past');
   await assertSaleSellable(ctx, db, sale);
   const end = sale.end;
   return {

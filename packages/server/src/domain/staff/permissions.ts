@@ -20,6 +20,8 @@ export const CONSOLE_ACTIONS = {
   /** Money back without cancelling items (and its retry): a manager's decision, not the desk's. */
   'orders.refund': MANAGERS,
   'sale.create': SELLERS,
+  /** The cashier's own cash closing (Kassenabschluss); managers and admins see everyone's. */
+  'cash.close': SELLERS,
   'requests.view': ALL,
   'requests.decide': MANAGERS,
   'schedules.view': ALL,

@@ -9,12 +9,14 @@ import * as reports from './messages/reports.ts';
 import * as schedules from './messages/schedules.ts';
 import * as partners from './messages/partners.ts';
 import * as payments from './messages/payments.ts';
+import * as desk from './messages/desk.ts';
+import * as errors from './messages/errors.ts';
 
 export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from '../../http/console/messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),

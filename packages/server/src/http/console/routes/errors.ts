@@ -24,6 +24,12 @@ function backLink(req: FastifyRequest): string {
   return '/console/day';
 }
 
+/** A domain error in the user's language: the code's message, with the details the verb gave. */
+export function domainMessage(req: FastifyRequest, err: DomainError): { message: string; details: string[] } {
+  const t = translator(req.consoleLocale);
+  return { message: t(`code.${err.code}`), details: err.errors ?? (err.message && err.code !== 'INTERNAL' ? [err.message] : []) };
+}
+
 export function showError(req: FastifyRequest, reply: FastifyReply, status: number, key: string, opts: { message?: string; details?: string[] } = {}) {
   const t = translator(req.consoleLocale);
   const message = opts.message ?? t(key, { id: req.id });
@@ -50,7 +56,7 @@ export function consoleErrors(app: FastifyInstance) {
       const key = BY_CODE[err.code];
       const status = STATUS[err.code] ?? 500;
       if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-      return showError(req, reply, status, key ?? 'error.invalid', key ? {} : { message: err.message, details: err.errors ?? [] });
+      return showError(req, reply, status, key ?? 'error.invalid', key ? {} : domainMessage(req, err));
     }
     if (err.validation || err.statusCode === 400 || err.statusCode === 415 || err.statusCode === 413) {
       return showError(req, reply, err.statusCode === 413 ? 413 : 422, 'error.invalid');

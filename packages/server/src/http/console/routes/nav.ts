@@ -6,6 +6,7 @@ export const NAV: Array<{ href: string; key: string; action: ConsoleAction }> = 
   { href: '/console/day', key: 'nav.day', action: 'day.view' },
   { href: '/console/orders', key: 'nav.orders', action: 'orders.view' },
   { href: '/console/sale', key: 'nav.sale', action: 'sale.create' },
+  { href: '/console/closing', key: 'nav.closing', action: 'cash.close' },
   { href: '/console/requests', key: 'nav.requests', action: 'requests.view' },
   { href: '/console/schedules', key: 'nav.schedules', action: 'schedules.view' },
   { href: '/console/partners', key: 'nav.partners', action: 'partners.view' },

