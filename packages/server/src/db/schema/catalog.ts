@@ -122,6 +122,8 @@ export const tickets = pgTable(
     validFrom: date(),
     validUntil: date(),
     active: boolean().notNull().default(true),
+    /** Visitor cancellation (migration 0038): null = the shop's default, 'never', or 'Nh'. */
+    cancellationRule: text(),
     ...audit,
   },
   (t) => [
@@ -185,6 +187,7 @@ export const events = pgTable(
     taxIncluded: boolean().notNull().default(true),
     ...channels,
     active: boolean().notNull().default(true),
+    cancellationRule: text(),
     ...audit,
   },
   (t) => [index('events_museum').on(t.museumId), index('events_category').on(t.categoryId)],
@@ -242,6 +245,7 @@ export const tours = pgTable(
     taxIncluded: boolean().notNull().default(true),
     ...channels,
     active: boolean().notNull().default(true),
+    cancellationRule: text(),
     ...audit,
   },
   (t) => [
