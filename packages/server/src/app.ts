@@ -39,6 +39,8 @@ import { apiRoutes } from './http/api/routes/index.ts';
 import { gomusEntryRoutes } from './http/api/routes/entry/gomus.ts';
 import { consolePlugin } from './http/console/routes/plugin.ts';
 import { scanPage } from './http/scan/page.ts';
+import { shopEmbed } from './http/shop/embed/plugin.ts';
+import { shopManagePlugin } from './http/shop/manage/plugin.ts';
 import { jsonBodies } from './http/api/json-text.ts';
 import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
@@ -179,6 +181,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(gomusEntryRoutes, { prefix: '/api/v3' });
   await app.register(scanPage);
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
+  // The visitor's manage-booking pages and the shop's embedding scripts (docs/shop.md).
+  await app.register(shopManagePlugin({ db: database.db, clock, config }), { prefix: '/shop/manage' });
+  await app.register(shopEmbed, { prefix: '/shop' });
   if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
