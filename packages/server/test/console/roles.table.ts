@@ -87,6 +87,9 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/reports/sales.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/sales.csv' }) },
   { method: 'GET', route: '/console/reports/visitors.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/visitors.csv' }) },
   { method: 'GET', route: '/console/audit', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/audit' }) },
+  // Shop settings: instance-wide, admins only.
+  { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
+  { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
 ];
 
 /** Sign-out routes: allowed to every role; run after the others since they end the session. */

@@ -16,7 +16,7 @@ const MOVERS = 4;
 async function round(w: ShopWorld, ctx: Ctx, first: number) {
   const orders = [];
   for (let i = 0; i < MOVERS; i++) orders.push(await w.paidOrder(1, first + 30 * i));
-  const items = [];
+  const items: number[] = [];
   for (const o of orders) items.push((await w.order(o.id)).items[0].id as number);
   const target = w.at(first + 30 * MOVERS);
   // All start before any finishes.

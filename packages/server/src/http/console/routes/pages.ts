@@ -12,5 +12,6 @@ import { closurePages } from './closures.ts';
 import { schedulePages } from './schedules.ts';
 import { partnerPages } from './partners.ts';
 import { webhookPages } from './webhooks.ts';
+import { shopSettingsPages } from './shopSettings.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, salePages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, auditPages, shopSettingsPages];
