@@ -74,3 +74,9 @@ export async function itemsWithRules(db: DbOrTx, orderId: number): Promise<ItemR
 export async function setItemStart(tx: Tx, itemId: number, startAt: Date): Promise<void> {
   await tx.update(orderItems).set({ startAt }).where(eq(orderItems.id, itemId));
 }
+
+/** Sets the visitor cancellation rule of a ticket, event or tour (null: the shop's default). */
+export async function setCancellationRule(db: DbOrTx, kind: 'ticket' | 'event' | 'tour', id: number, rule: string | null): Promise<void> {
+  const table = kind === 'ticket' ? sql`tickets` : kind === 'event' ? sql`events` : sql`tours`;
+  await db.execute(sql`update ${table} set cancellation_rule = ${rule} where id = ${id}`);
+}
