@@ -122,6 +122,8 @@ describe('move', () => {
     }
     const audit = await w.sql<{ actor: string }>(sql`select actor from audit_log where action = 'order.move' and entity_id = ${String(o.id)}`);
     assert.equal(audit.length, 1);
+    const events = await w.sql<{ data: { moved_item_ids: number[]; previous_start_at: string } }>(sql`select data from outbox_events where type = 'order.rebooked' and subject_id = ${o.id}`);
+    assert.deepEqual(events.map((e) => [e.data.moved_item_ids, new Date(e.data.previous_start_at).toISOString()]), [[[before.id], w.at(600).toISOString()]]);
   });
 });
 

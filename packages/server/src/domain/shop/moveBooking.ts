@@ -5,7 +5,8 @@
 // writer uses, so two opposite moves cannot deadlock): the old allocation is released and the
 // new one claimed with the capacity module's own verbs (all or nothing: a full slot rolls the
 // release back), the item's start changes, its old barcodes are voided (refused at the door as
-// cancelled) and new ones issued, the ticket PDF is rendered again, and the move is audited.
+// cancelled) and new ones issued, the ticket PDF is rendered again, the move is audited and an
+// order.rebooked event is recorded for webhooks.
 import { countedAllocationsOf } from '../../db/repositories/capacity.ts';
 import { itemsWithRules, setItemStart } from '../../db/repositories/shop.ts';
 import type { Db } from '../../db/client.ts';
@@ -19,9 +20,10 @@ import { releaseCapacity } from '../capacity/releaseCapacity.ts';
 import type { Claim } from '../capacity/types.ts';
 import { systemCtx, type Ctx } from '../context.ts';
 import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';
+import { recordEvent } from '../events/record.ts';
 import { invalid } from '../errors.ts';
 import { issueBarcodes, voidBarcodes } from '../orders/barcodes.ts';
-import { findOrder, reload, type OrderItemView, type OrderView } from '../orders/internal.ts';
+import { findOrder, orderEventScope, reload, type OrderItemView, type OrderView } from '../orders/internal.ts';
 import { getManagedOrder, itemRights, notAllowed, type ManagedOrder } from './manageBooking.ts';
 import { openManageLink } from './manageLink.ts';
 
@@ -69,6 +71,8 @@ export async function moveBooking(ctx: Ctx, token: string, input: { itemId: numb
       before: { item_id: item.id, start_at: item.startAt.toISOString(), barcodes: item.barcodes.map((b) => b.code) },
       after: { item_id: item.id, start_at: input.startAt.toISOString() },
     });
+    // Partners' systems learn of the new time and barcodes like of a cancellation (docs/webhooks.md).
+    await recordEvent(txCtx, 'order.rebooked', { ...orderEventScope(order), data: { moved_item_ids: [item.id], previous_start_at: item.startAt.toISOString() } });
     return reload(tx, sys, order.id);
   });
 }
