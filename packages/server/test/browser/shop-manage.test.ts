@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium, noSeriousViolations } from './console-support.ts';
-import { shopWorld, type ShopWorld } from '../shop/support.ts';
+import { shopWorld, type ShopWorld } from '../shop/manage-support.ts';
 
 let w: ShopWorld;
 let base: string;

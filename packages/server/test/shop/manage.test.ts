@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { shopWorld, type ShopWorld } from './support.ts';
+import { shopWorld, type ShopWorld } from './manage-support.ts';
 
 let w: ShopWorld;
 before(async () => {

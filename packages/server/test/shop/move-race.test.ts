@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { anonymous } from '../../src/domain/principal.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 import { moveBooking } from '../../src/domain/shop/moveBooking.ts';
-import { shopWorld, type ShopWorld } from './support.ts';
+import { shopWorld, type ShopWorld } from './manage-support.ts';
 
 const MOVERS = 4;
 

@@ -12,4 +12,4 @@ export * from './entry.ts';
 export * from './staff.ts';
 export * from './staff-devices.ts';
 export * from './payments.ts';
-export * from './shop.ts';
+export * from './shopManage.ts';

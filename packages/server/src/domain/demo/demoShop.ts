@@ -3,7 +3,7 @@
 // products with their own rule (a family ticket cancellable until 48 hours before, a
 // complimentary ticket never). Set once: a later seed keeps what an admin changed.
 import { recordIdOfKey } from '../../db/repositories/imports/keys.ts';
-import { saveShopSettings, setCancellationRule, shopSettingsRow } from '../../db/repositories/shop.ts';
+import { saveShopSettings, setCancellationRule, shopSettingsRow } from '../../db/repositories/shopManage.ts';
 import type { Ctx } from '../context.ts';
 import { validateShopSettings, type ShopOffer } from '../shop/settings.ts';
 

@@ -3,7 +3,7 @@
 // which items the cancellation rule still lets them cancel, what a cancellation would refund,
 // and the cancellation itself. The verbs run with a system context on the one order the link
 // opens: the link is the visitor's authority, and nothing here reaches another order.
-import { itemsWithRules, type ItemRuleRow } from '../../db/repositories/shop.ts';
+import { itemsWithRules, type ItemRuleRow } from '../../db/repositories/shopManage.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit } from '../audit/recordAudit.ts';

@@ -3,7 +3,7 @@
 // lookup is by that hash and the found hash is compared again in constant time. A malformed, unknown or
 // altered token is the same NOT_FOUND, so a link reveals nothing about other orders.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { insertManageToken, orderOfManageToken } from '../../db/repositories/shop.ts';
+import { insertManageToken, orderOfManageToken } from '../../db/repositories/shopManage.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../clock.ts';
 import { notFound } from '../errors.ts';

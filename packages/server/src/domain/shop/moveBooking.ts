@@ -8,7 +8,7 @@
 // cancelled) and new ones issued, the ticket PDF is rendered again, the move is audited and an
 // order.rebooked event is recorded for webhooks.
 import { countedAllocationsOf } from '../../db/repositories/capacity.ts';
-import { itemsWithRules, setItemStart } from '../../db/repositories/shop.ts';
+import { itemsWithRules, setItemStart } from '../../db/repositories/shopManage.ts';
 import type { Db } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';

@@ -2,7 +2,7 @@
 // the console and read by the shop pages, the manage-booking pages and GET /api/v4/shop. Every
 // field has a default, so a shop works before anybody saved settings; a saved document is
 // validated as a whole (a bad field changes nothing).
-import { lockShopSettings, saveShopSettings, shopSettingsRow } from '../../db/repositories/shop.ts';
+import { lockShopSettings, saveShopSettings, shopSettingsRow } from '../../db/repositories/shopManage.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { forbidden, invalid } from '../errors.ts';
