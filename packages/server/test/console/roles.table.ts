@@ -104,6 +104,9 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/reports/payments', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports/payments?from=${fx.day}&to=${fx.day}` }), leak: async (fx) => `value="${fx.A.id}"` },
   { method: 'GET', route: '/console/reports/payments.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/payments.csv' }) },
   { method: 'GET', route: '/console/audit', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/audit' }) },
+  // Shop settings: instance-wide, admins only.
+  { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
+  { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
 ];
 
 /** Sign-out routes: allowed to every role; run after the others since they end the session. */

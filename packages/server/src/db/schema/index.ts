@@ -17,3 +17,4 @@ export * from './shop.ts';
 export * from './media.ts';
 export * from './vouchers.ts';
 export * from './cash-closings.ts';
+export * from './shopManage.ts';
