@@ -32,21 +32,24 @@ export function startsOf(req: FastifyRequest, o: OfferRow, from: string, to: str
 }
 
 /** Local start times an offer's option lists: a tour's grid, an event's coming dates' times. */
-async function timesOf(req: FastifyRequest, o: OfferRow): Promise<string[]> {
+async function timesOf(req: FastifyRequest, o: OfferRow): Promise<{ times: string[]; durations: number[] }> {
   if (o.kind === 'Tour') {
-    const out: string[] = [];
-    for (let m = o.windowStart; m <= o.windowEnd; m += Math.max(1, o.step)) out.push(hhmm(m));
-    return out;
+    const times: string[] = [];
+    for (let m = o.windowStart; m <= o.windowEnd; m += Math.max(1, o.step)) times.push(hhmm(m));
+    return { times, durations: [o.duration] };
   }
   const today = localDateOf(req.ctx.clock.now(), o.zone);
   const starts = await startsOf(req, o, today, addDays(today, 365));
-  return [...new Set(starts.map((s) => startIdOf(o, s).slice(11)))].sort();
+  return {
+    times: [...new Set(starts.map((s) => startIdOf(o, s).slice(11)))].sort(),
+    durations: starts.map((s) => Math.round((s.end.getTime() - s.start.getTime()) / 60_000)),
+  };
 }
 
 /** The product of an offer; null for an event without any coming date (nothing to sell). */
 export async function offerProduct(req: FastifyRequest, o: OfferRow, v: View) {
-  const times = await timesOf(req, o);
-  return times.length ? offerProductOf(o, times, v) : null;
+  const { times, durations } = await timesOf(req, o);
+  return times.length ? offerProductOf(o, times, durations, v) : null;
 }
 
 export async function offerProducts(req: FastifyRequest, v: View) {

@@ -51,7 +51,7 @@ function unitOf(o: OfferRow, v: View) {
   };
 }
 
-const content = (o: OfferRow, v: View, duration: number | null) => ({
+const content = (o: OfferRow, v: View, duration: number) => ({
   title: textIn(o.title, v.lang),
   shortDescription: textIn(o.subTitle, v.lang) || '',
   description: textIn(o.description, v.lang) || '',
@@ -64,9 +64,9 @@ const content = (o: OfferRow, v: View, duration: number | null) => ({
   commentary: [],
 });
 
-/** The product; `times` are the local start times ("HH:MM") it is offered at (at least one). */
-export function offerProductOf(o: OfferRow, times: string[], v: View) {
-  const duration = o.kind === 'Tour' ? o.duration : null;
+/** The product; `durations` (minutes) of an event's coming dates; `times` are the local start times ("HH:MM") it is offered at (at least one). */
+export function offerProductOf(o: OfferRow, times: string[], durations: number[], v: View) {
+  const duration = o.kind === 'Tour' ? o.duration : Math.min(...durations);
   const restrictions = o.kind === 'Tour' ? { minUnits: o.minPersons, maxUnits: o.maxPersons } : { minUnits: 1, maxUnits: null };
   const options = optionsOf(o).map((x, i) => ({
     id: x.id,
