@@ -151,3 +151,15 @@ test('unknown option, unit and availability ids of events and tours', async () =
   octoError(await w.call('POST', '/bookings', { productId: EVENT, optionId: 'DEFAULT', availabilityId: '2026-12-03T16:00', unitItems: units(1) }), 'INVALID_AVAILABILITY_ID', ['availabilityId', '2026-12-03T16:00']);
   octoError(await w.call('POST', '/bookings', { productId: TOUR, optionId: 'lang-xen', availabilityId: '2026-12-03T10:30', unitItems: units(1) }), 'INVALID_AVAILABILITY_ID');
 });
+
+test('PATCH moves an event booking to another date; an unknown option is refused', async () => {
+  const r = await w.call('POST', '/bookings', { productId: EVENT, optionId: 'DEFAULT', availabilityId: '2026-12-03T15:00', unitItems: units(1) });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const moved = await w.call('PATCH', `/bookings/${r.body.uuid}`, { availabilityId: '2026-12-04T15:00' });
+  assert.equal(moved.status, 200, JSON.stringify(moved.body));
+  booking(moved.body, 'event moved');
+  assert.equal(moved.body.availability.id, '2026-12-04T15:00');
+  assert.notEqual(moved.body.supplierReference, r.body.supplierReference);
+  octoError(await w.call('PATCH', `/bookings/${r.body.uuid}`, { optionId: 'invalidOptionId' }), 'INVALID_OPTION_ID');
+  assert.equal((await w.call('GET', `/bookings/${r.body.uuid}`)).body.availabilityId, '2026-12-04T15:00');
+});
