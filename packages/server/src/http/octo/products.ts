@@ -21,7 +21,7 @@ export const DELIVERY_FORMATS = ['QRCODE', 'PDF_URL'] as const;
 export const DELIVERY_METHODS = ['TICKET', 'VOUCHER'] as const;
 
 /** OCTO Pricing of `cents` charged at the ticket's VAT: retail incl. tax, net = the reseller's price. */
-export function pricingOf(t: TicketRow, v: View, quantity = 1) {
+export function pricingOf(t: Pick<TicketRow, 'priceCents' | 'resellerPriceCents' | 'vatPct' | 'taxIncluded'>, v: View, quantity = 1) {
   const gross = (cents: number) => lineAmounts({ total_cents: cents * quantity, vat_pct: t.vatPct, tax_included: t.taxIncluded });
   const retail = gross(t.priceCents);
   const net = gross(priceFor(v.principal, t));
