@@ -93,13 +93,13 @@ export async function buildTests(root: string, files: string[]): Promise<BuiltTe
         // writes a banner with import.meta.url for a bundle of its own).
         name: 'source-location',
         setup(build) {
-          build.onLoad({ filter: /\.ts$/ }, async (args) => {
+          build.onLoad({ filter: /\.(ts|js|mjs)$/ }, async (args) => {
             if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
             const text = await fs.promises.readFile(args.path, 'utf8');
             if (!text.includes('import.meta.url')) return undefined;
             const url = JSON.stringify(pathToFileURL(args.path).href);
             const out = await esbuild.transform(text, {
-              loader: 'ts', format: 'esm', target: 'node20', sourcefile: args.path, sourcemap: 'inline',
+              loader: args.path.endsWith('.ts') ? 'ts' : 'js', format: 'esm', target: 'node20', sourcefile: args.path, sourcemap: 'inline',
               define: { 'import.meta.url': url }, tsconfigRaw,
             });
             return { contents: out.code, loader: 'js' };
