@@ -53,9 +53,13 @@ async function main() {
   // The test files run compiled (test/build.ts), built while PostgreSQL starts. The stress run
   // (long files, one at a time) and ATRIUM_TEST_TSX=1 run the sources through tsx's loader, as
   // does a run whose compilation failed.
+  const buildStart = Date.now();
   const building: Promise<BuiltTests | undefined> = stress || process.env.ATRIUM_TEST_TSX === '1'
     ? Promise.resolve(undefined)
-    : buildTests(root, files).catch((e: unknown) => {
+    : buildTests(root, files).then((b) => {
+      console.log(`# ${files.length} test files compiled in ${Date.now() - buildStart} ms (test/build.ts)`);
+      return b;
+    }, (e: unknown) => {
       console.log(`# could not compile the tests (${e instanceof Error ? e.message : String(e)}): running them through tsx`);
       return undefined;
     });
