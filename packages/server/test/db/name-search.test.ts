@@ -57,3 +57,16 @@ test('the start of an order number or a barcode; hits show visit and status', as
   assert.equal(hit.visitAt?.toISOString(), x.at(660).toISOString());
   if (String(id).length >= 4) assert.ok((await find(String(id).slice(0, 3))).includes(id));
 });
+
+test('the API customer list uses the same rule (?name=)', async () => {
+  const names = async (q: string) => {
+    const r = await x.t.request({ method: 'GET', url: `/api/v4/customers?name=${encodeURIComponent(q)}`, token: x.user });
+    assert.equal(r.statusCode, 200, r.body);
+    return r.json().customers.map((c: { surname: string }) => c.surname).sort();
+  };
+  assert.deepEqual(await names('mueller'), ['Müller']);
+  assert.deepEqual(await names('Müller, Anna'), ['Müller']);
+  assert.deepEqual(await names('obrien'), ["O'Brien"]);
+  assert.deepEqual(await names('anna'), ['Mayer', 'Müller']);
+  assert.deepEqual(await names('schroder'), []);
+});

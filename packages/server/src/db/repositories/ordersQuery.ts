@@ -1,8 +1,9 @@
 // Reads of orders for answers and lists: items with their museum's zone, barcodes, the filtered
 // list, the console's search, and what the console shows beside an order.
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
 import { barcodes, customers, eventDates, museums, orderItems, orders } from '../schema/index.ts';
+import { nameStarts } from './nameSearch.ts';
 import { visibleOrdersWhere, type OrderRow, type OrderScope } from './orders.ts';
 
 /** Items of orders with their museum's zone and event, in id order. */
@@ -81,8 +82,6 @@ export interface OrderSearch {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const like = (s: string) => `${escapeLike(s.toLowerCase())}%`;
-/** `column` (a name) starts with `text`, both normalised by atrium_search_text. */
-export const nameStarts = (column: SQLWrapper, text: string) => sql`atrium_search_text(${column}) like atrium_search_text(${escapeLike(text)}) || '%'`;
 
 /** A scope's orders matching the search, newest first, with their customer and first visit. */
 export async function searchOrderRows(db: DbOrTx, scope: OrderScope, s: OrderSearch, limit: number) {
