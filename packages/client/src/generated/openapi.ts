@@ -1760,6 +1760,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/shop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitor shop's settings and translations
+         * @description The visitor shop's settings and translations
+         */
+        get: operations["getShop"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/states": {
         parameters: {
             query?: never;
@@ -4625,6 +4645,8 @@ export interface operations {
                 email?: string;
                 /** @description Exact foreign_id. */
                 foreign_id?: string;
+                /** @description Start of the surname or first name, or "Surname, Name"; umlauts match ue/oe/ae, ß matches ss, accents and apostrophes are ignored (as in the console search). */
+                name?: string;
                 /** @description Page number, default 1. */
                 page?: number;
                 /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
@@ -8340,6 +8362,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -8349,7 +8373,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -8358,6 +8382,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -8585,6 +8611,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -8594,7 +8622,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -8603,6 +8631,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -28738,6 +28768,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -28747,7 +28779,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -28756,6 +28788,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         }[];
                     };
                 };
@@ -28979,6 +29013,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -28988,7 +29024,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -28997,6 +29033,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -29052,6 +29090,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -29061,7 +29101,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -29070,6 +29110,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -29382,6 +29424,243 @@ export interface operations {
                      * @example {
                      *       "error": "not found",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShop: {
+        parameters: {
+            query?: {
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shop": {
+                     *         "title": "Tickets – Kunsthalle & Stadtmuseum",
+                     *         "colour": "#1f4e79",
+                     *         "logo_url": null,
+                     *         "logo_media_id": null,
+                     *         "locales": [
+                     *           "de",
+                     *           "en"
+                     *         ],
+                     *         "default_locale": "de",
+                     *         "currency": "EUR",
+                     *         "zone": "Europe/Berlin",
+                     *         "links": {
+                     *           "terms": "https://example.org/terms",
+                     *           "privacy": "https://example.org/privacy",
+                     *           "imprint": "https://example.org/imprint"
+                     *         },
+                     *         "cancellation": {
+                     *           "rule": "24h",
+                     *           "hours": 24
+                     *         },
+                     *         "payment_providers": [
+                     *           "demo"
+                     *         ],
+                     *         "offers": [
+                     *           {
+                     *             "type": "ticket",
+                     *             "id": 1
+                     *           },
+                     *           {
+                     *             "type": "ticket",
+                     *             "id": 2
+                     *           },
+                     *           {
+                     *             "type": "event",
+                     *             "id": 2
+                     *           },
+                     *           {
+                     *             "type": "tour",
+                     *             "id": 1
+                     *           }
+                     *         ],
+                     *         "translations": {
+                     *           "de": {
+                     *             "title": "Tickets – Kunsthalle & Stadtmuseum",
+                     *             "welcome": "Buchen Sie Ihren Besuch: Zeitfenster, Führungen und Veranstaltungen.",
+                     *             "footer": "Demo-Shop: es wird nichts berechnet.",
+                     *             "confirmation": null
+                     *           },
+                     *           "en": {
+                     *             "title": "Tickets – Kunsthalle & City Museum",
+                     *             "welcome": "Book your visit: timed entry, tours and events.",
+                     *             "footer": "Demo shop: nothing is charged.",
+                     *             "confirmation": null
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shop: {
+                            cancellation: {
+                                hours: number | null;
+                                /** @description The instance default for visitor cancellation: 'never' or 'Nh' (until N hours before the visit). */
+                                rule: string;
+                            };
+                            /** @description Accent colour, #rrggbb. */
+                            colour: string;
+                            currency: string;
+                            default_locale: string;
+                            links: {
+                                imprint: string | null;
+                                privacy: string | null;
+                                terms: string | null;
+                            };
+                            locales: string[];
+                            logo_media_id: number | null;
+                            logo_url: string | null;
+                            /** @description Offers listed, in this order; empty: all. */
+                            offers: {
+                                id: number;
+                                type: string;
+                            }[];
+                            payment_providers: string[];
+                            /** @description In the chosen locale (instance default as fallback). */
+                            title: string;
+                            /** @description Every translatable text per locale. */
+                            translations: {
+                                [key: string]: {
+                                    confirmation: string | null;
+                                    footer: string | null;
+                                    title: string | null;
+                                    welcome: string | null;
+                                };
+                            };
+                            zone: string;
+                        };
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */
