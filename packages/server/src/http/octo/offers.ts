@@ -7,7 +7,7 @@ import { isoInZone, localMinutesOf } from '../../domain/time.ts';
 import { utc } from './availability.ts';
 import { OPTION_ID, hhmm, unitIdOf, unitTypeOf } from './ids.ts';
 import { textIn } from './language.ts';
-import { DELIVERY_FORMATS, DELIVERY_METHODS, pricingOf, type View } from './products.ts';
+import { DELIVERY_FORMATS, DELIVERY_METHODS, mediaOf, pricingOf, type View } from './products.ts';
 
 export type OfferRow = (EventOffer & { kind: 'Event' }) | (TourOffer & { kind: 'Tour' });
 
@@ -57,7 +57,7 @@ const content = (o: OfferRow, v: View, duration: number) => ({
   description: textIn(o.description, v.lang) || '',
   features: [],
   faqs: [],
-  media: [],
+  media: mediaOf(o.picture, v),
   locations: [],
   durationMinutesFrom: duration,
   durationMinutesTo: null,
