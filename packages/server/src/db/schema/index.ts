@@ -16,4 +16,5 @@ export * from './octo.ts';
 export * from './shop.ts';
 export * from './media.ts';
 export * from './vouchers.ts';
+export * from './promoCodes.ts';
 export * from './cash-closings.ts';
