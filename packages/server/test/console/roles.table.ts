@@ -47,7 +47,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/orders/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}` }) },
   {
     method: 'POST', route: '/console/orders/:id/cancel', allowed: SELLERS, otherMuseum: 'notfound',
-    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]) } }; },
+    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]), confirm: '1' } }; },
   },
   { method: 'POST', route: '/console/orders/:id/resend', allowed: SELLERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}/resend` }) },
   {
