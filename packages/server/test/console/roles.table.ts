@@ -47,7 +47,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/orders/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}` }) },
   {
     method: 'POST', route: '/console/orders/:id/cancel', allowed: SELLERS, otherMuseum: 'notfound',
-    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]) } }; },
+    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]), confirm: '1' } }; },
   },
   { method: 'POST', route: '/console/orders/:id/resend', allowed: SELLERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}/resend` }) },
   {
@@ -88,7 +88,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/console/partners', allowed: ADMINS, otherMuseum: 'refused', make: async (fx) => ({ url: '/console/partners', form: { name: 'Neu', class: 'reseller', museum_ids: String(fx.A.id) } }) },
   { method: 'GET', route: '/console/partners/:id', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/partners/${(await b.partnerOfA(fx)).accountId}` }) },
   { method: 'POST', route: '/console/tokens/:id/rotate', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/rotate` }) },
-  { method: 'POST', route: '/console/tokens/:id/revoke', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/revoke` }) },
+  { method: 'POST', route: '/console/tokens/:id/revoke', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/revoke`, form: { confirm: '1' } }) },
   { method: 'POST', route: '/console/partners/:id/webhooks', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/partners/${(await b.partnerOfA(fx)).accountId}/webhooks`, form: { url: 'https://93.184.216.34/h', events: 'order.created' } }) },
   { method: 'GET', route: '/console/partners/:id/webhooks/:wid', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}` }; } },
   { method: 'POST', route: '/console/partners/:id/webhooks/:wid/delete', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}/delete` }; } },
