@@ -33,7 +33,7 @@ describe('foreign_id duplicate protection', () => {
     assert.equal(first.statusCode, 201);
     assert.equal(first.headers['idempotent-replayed'], undefined);
     const b = body('fid-1');
-    const again = await post({ order: { items: b.items, foreign_id: b.foreign_id } });
+    const again = await post({ order: { items: b.items, finalize: b.finalize, foreign_id: b.foreign_id } });
     assert.equal(again.statusCode, 200);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(again.json().order, first.json().order);

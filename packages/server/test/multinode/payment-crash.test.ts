@@ -51,6 +51,7 @@ test('killed between the provider saying "paid" and the finalize: finalized once
   nodes.push(a, b);
   const day = addDays(localDateOf(new Date(), 'Europe/Berlin'), 3);
   const created = await a.send('POST', '/api/v4/orders', {
+    finalize: false,
     customer: { name: 'Erika', surname: 'Absturz', email: 'crash@example.org', locale: 'de' },
     items: [{ type: 'Ticket', attributes: { id: ticket.id, quantity: 2, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }],
   }, bearer(user));
