@@ -63,3 +63,16 @@ describe('event fields', () => {
     for (const k of TAGS) assert.deepEqual(put.json().event[k], [], k);
   });
 });
+
+describe('event date detail fields', () => {
+  test('one date carries prices (the event price per seat), discount 0 and seatings []', async () => {
+    const ev = await f.event(db, { museumId, priceCents: 1250, vatPct: 7 });
+    const d = await f.eventDate(db, { eventId: ev.id, startAt: new Date(Date.now() + 7 * 86_400_000) });
+    const res = await get(`/events/${ev.id}/dates/${d.id}`);
+    assert.equal(res.statusCode, 200, res.body);
+    const one = res.json().date;
+    assert.deepEqual(one.prices, [{ group: false, optional: false, price_cents: 1250, vat_pct: 7 }]);
+    assert.equal(one.discount, 0);
+    assert.deepEqual(one.seatings, []);
+  });
+});

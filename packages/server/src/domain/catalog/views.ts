@@ -164,6 +164,19 @@ export function eventDateView(p: Principal, d: Shown<typeof eventDates>, e: Show
   };
 }
 
+/**
+ * What go~mus adds to one event date (`GET /events/:event_id/dates/:id`): the date's price as
+ * go~mus's default price (Atrium has one price per event, per seat: `group: false`), `discount` 0
+ * (events carry none) and `seatings` empty (Atrium has no seated events).
+ */
+export function eventDateDetail(p: Principal, e: Shown<typeof events>): View {
+  return {
+    prices: [{ group: false, optional: false, price_cents: priceFor(p, e), vat_pct: e.vatPct }],
+    discount: 0,
+    seatings: [],
+  };
+}
+
 export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: { languages: LanguageRef[]; category: CategoryRef | null }): View {
   return {
     id: t.id,

@@ -127,6 +127,11 @@ export const EventDate = Type.Object({
   language: Nullable(LanguageRef),
   closed: Type.Boolean({ description: 'Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false.' }),
   active: Type.Optional(Type.Boolean({ description: 'User tokens only.' })),
+  prices: Type.Optional(Type.Array(Type.Object({
+    group: Type.Boolean(), optional: Type.Boolean(), price_cents: Type.Integer(), vat_pct: Type.Number(),
+  }), { description: 'One date only: go~mus default price, per seat.' })),
+  discount: Type.Optional(Type.Integer({ description: 'One date only: always 0.' })),
+  seatings: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'One date only: always [] (no seated events).' })),
 });
 
 export const Tour = Type.Object({
