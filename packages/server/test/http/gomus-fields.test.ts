@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
+import { zonedInstant } from '../../src/domain/time.ts';
 
 const t = await testApp();
 after(() => t.close());
@@ -74,5 +75,40 @@ describe('event date detail fields', () => {
     assert.deepEqual(one.prices, [{ group: false, optional: false, price_cents: 1250, vat_pct: 7 }]);
     assert.equal(one.discount, 0);
     assert.deepEqual(one.seatings, []);
+  });
+});
+
+describe('upcoming_bookings_start_times', () => {
+  test('the next bookable dates, museum-local "YYYY-MM-DD HH:MM:SS", earliest first, list and detail', async () => {
+    const at = (days: number, min: number) => zonedInstant(f.localDate(days), min, 'Europe/Berlin');
+    const ev = await f.event(db, { museumId });
+    // Created out of time order: the answer is sorted by start, not by id.
+    await f.eventDate(db, { eventId: ev.id, startAt: at(5, 840), seatsMax: 10 });
+    await f.eventDate(db, { eventId: ev.id, startAt: at(3, 600), seatsMax: 10 });
+    await f.eventDate(db, { eventId: ev.id, startAt: at(4, 600), seatsMax: 0 }); // sold out
+    await f.eventDate(db, { eventId: ev.id, startAt: at(4, 660), seatsMax: 10, active: false }); // withdrawn
+    await f.eventDate(db, { eventId: ev.id, startAt: new Date(Date.now() - 86_400_000), seatsMax: 10 }); // past
+    await f.eventDate(db, { eventId: ev.id, startAt: at(200, 600), seatsMax: 10 }); // beyond the horizon
+    const want = [`${f.localDate(3)} 10:00:00`, `${f.localDate(5)} 14:00:00`];
+    const listed = (await get(`/events?per_page=100`)).json().events.find((e: { id: number }) => e.id === ev.id);
+    assert.deepEqual(listed.upcoming_bookings_start_times, want);
+    // Twice: the second list answer comes from kept row JSON, and must still carry the field.
+    const again = (await get(`/events?per_page=100`)).json().events.find((e: { id: number }) => e.id === ev.id);
+    assert.deepEqual(again.upcoming_bookings_start_times, want);
+    assert.deepEqual((await get(`/events/${ev.id}`)).json().event.upcoming_bookings_start_times, want);
+    // An event without dates: an empty list, not a missing key.
+    assert.deepEqual((await get(`/events/${bareEventId}`)).json().event.upcoming_bookings_start_times, []);
+  });
+
+  test('at most five, and a date that sells out leaves the list', async () => {
+    const at = (days: number) => zonedInstant(f.localDate(days), 600, 'Europe/Berlin');
+    const ev = await f.event(db, { museumId });
+    const first = await f.eventDate(db, { eventId: ev.id, startAt: at(2), seatsMax: 10 });
+    for (let d = 3; d <= 8; d++) await f.eventDate(db, { eventId: ev.id, startAt: at(d), seatsMax: 10 });
+    const times = (await get(`/events/${ev.id}`)).json().event.upcoming_bookings_start_times;
+    assert.deepEqual(times, [2, 3, 4, 5, 6].map((d) => `${f.localDate(d)} 10:00:00`));
+    const put = await t.request({ method: 'PUT', url: `/api/v4/events/${ev.id}/dates/${first.id}`, token: user, payload: { date: { active: false } } });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.deepEqual((await get(`/events/${ev.id}`)).json().event.upcoming_bookings_start_times, [3, 4, 5, 6, 7].map((d) => `${f.localDate(d)} 10:00:00`));
   });
 });

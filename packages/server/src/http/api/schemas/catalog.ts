@@ -109,6 +109,10 @@ const EventGomus = {
 
 export const Event = Type.Object({
   id: Type.Integer(), ...EventCommon, featured: Type.Boolean(), languages: Type.Array(LanguageRef), ...EventGomus, ...BackOffice,
+  // Last, so the list's kept row JSON can be completed by appending it (domain/catalog/listEvents.ts).
+  upcoming_bookings_start_times: Type.Optional(Type.Array(Type.String(), {
+    description: 'Lists and one event (not write answers): museum-local "YYYY-MM-DD HH:MM:SS" of the next bookable dates, at most 5 within 92 days, earliest first.',
+  })),
 });
 
 export const EventDate = Type.Object({
