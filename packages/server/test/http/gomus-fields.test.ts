@@ -112,3 +112,18 @@ describe('upcoming_bookings_start_times', () => {
     assert.deepEqual((await get(`/events/${ev.id}`)).json().event.upcoming_bookings_start_times, [3, 4, 5, 6, 7].map((d) => `${f.localDate(d)} 10:00:00`));
   });
 });
+
+describe('GET /tickets/content', () => {
+  test('each visible ticket of ticket_ids[] with an empty content; ticket_ids[] is required', async () => {
+    const other = (await f.ticket(db, { museumId })).id;
+    const res = await get(`/tickets/content?ticket_ids[]=${ticketId}&ticket_ids[]=${other}&attr=description&locale=de`);
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.deepEqual(body.data.map((x: { id: number }) => x.id).sort(), [ticketId, other].sort());
+    for (const x of body.data) assert.deepEqual(x.content, {});
+    assert.equal(body.meta.total_count, 2);
+    const missing = await get('/tickets/content');
+    assert.equal(missing.statusCode, 422, missing.body);
+    assert.match(missing.body, /ticket_ids/);
+  });
+});
