@@ -127,3 +127,23 @@ describe('GET /tickets/content', () => {
     assert.match(missing.body, /ticket_ids/);
   });
 });
+
+describe('tour fields', () => {
+  test('location is the museum address (or null); registerable, content and the tag lists are there, list, detail and write', async () => {
+    const tourId = (await f.tour(db, { museumId })).id;
+    const bareTour = (await f.tour(db, { museumId: bare })).id;
+    const list = (await get(`/tours?per_page=100`, user)).json().tours as Record<string, unknown>[];
+    const one = (await get(`/tours/${tourId}`, user)).json().tour;
+    const put = await t.request({ method: 'PUT', url: `/api/v4/tours/${tourId}`, token: user, payload: { tour: { featured: true } } });
+    assert.equal(put.statusCode, 200, put.body);
+    for (const x of [list.find((e) => e.id === tourId)!, one, put.json().tour]) {
+      assert.equal((x.location as { street: string }).street, ADDRESS.street);
+      assert.equal(x.registerable, false);
+      assert.deepEqual(x.content, {});
+      for (const k of TAGS) assert.deepEqual(x[k], [], k);
+    }
+    const none = list.find((e) => e.id === bareTour)!;
+    assert.ok('location' in none);
+    assert.equal(none.location, null);
+  });
+});

@@ -177,7 +177,10 @@ export function eventDateDetail(p: Principal, e: Shown<typeof events>): View {
   };
 }
 
-export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: { languages: LanguageRef[]; category: CategoryRef | null }): View {
+export function tourView(
+  p: Principal, t: Row<typeof tours>, L: LocaleMode,
+  x: { languages: LanguageRef[]; category: CategoryRef | null; location: Record<string, unknown> | null },
+): View {
   return {
     id: t.id,
     museum_id: t.museumId,
@@ -202,6 +205,9 @@ export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: {
     vat_pct: t.vatPct,
     tax_included: t.taxIncluded,
     picture: t.picture ?? null,
+    // go~mus: the museum's address, and the event fields Atrium keeps no data for.
+    location: x.location,
+    ...eventGomus(),
     ...backOffice(p, t),
   };
 }

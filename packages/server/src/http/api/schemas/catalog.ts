@@ -156,7 +156,7 @@ export const Tour = Type.Object({
   bookable: Type.Boolean(),
   ...Price,
   pricing: Type.String(),
-  picture: Picture,
+  ...EventGomus,
   ...BackOffice,
 });
 
