@@ -31976,6 +31976,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "content": {}
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 2,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             content: Record<string, never>;
@@ -32914,7 +32929,16 @@ export interface operations {
                      *             "article": "/media/5b5de73f8113a063b490ace9890e207a/article.jpg",
                      *             "detail": "/media/5b5de73f8113a063b490ace9890e207a/detail.jpg",
                      *             "original": "/media/5b5de73f8113a063b490ace9890e207a/original.jpg"
-                     *           }
+                     *           },
+                     *           "location": null,
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": []
                      *         },
                      *         {
                      *           "id": 2,
@@ -32956,7 +32980,16 @@ export interface operations {
                      *             "article": "/media/8b14c379a680bd6c098e073c43e3bde0/article.jpg",
                      *             "detail": "/media/8b14c379a680bd6c098e073c43e3bde0/detail.jpg",
                      *             "original": "/media/8b14c379a680bd6c098e073c43e3bde0/original.jpg"
-                     *           }
+                     *           },
+                     *           "location": null,
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": []
                      *         }
                      *       ],
                      *       "meta": {
@@ -33309,7 +33342,16 @@ export interface operations {
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": 290,
                      *         "active": true,
-                     *         "picture": null
+                     *         "picture": null,
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": []
                      *       }
                      *     }
                      */
@@ -33645,6 +33687,15 @@ export interface operations {
                      *         "tax_included": true,
                      *         "pricing": "group",
                      *         "picture": null,
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": [],
                      *         "sales_channels": [
                      *           "shop",
                      *           "reseller"
@@ -34019,7 +34070,16 @@ export interface operations {
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
                      *         "active": true,
-                     *         "picture": null
+                     *         "picture": null,
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": []
                      *       }
                      *     }
                      */
