@@ -5,6 +5,7 @@ import { Entry } from './resources/entry.ts';
 import { Webhooks } from './resources/webhookEndpoints.ts';
 import { Payments, Refunds } from './resources/payments.ts';
 import { GiftCards } from './resources/giftCards.ts';
+import { PromoCodes, getShop, type Shop } from './resources/promoCodes.ts';
 import { MemoryStore, type CacheStore } from './cache.ts';
 import { Core } from './core.ts';
 import { endpoint } from './endpoints.ts';
@@ -83,6 +84,7 @@ export class AtriumClient {
   readonly webhooks: Webhooks;
   readonly payments: Payments;
   readonly giftCards: GiftCards;
+  readonly promoCodes: PromoCodes;
   readonly refunds: Refunds;
   private readonly core: Core;
 
@@ -136,7 +138,13 @@ export class AtriumClient {
     this.webhooks = new Webhooks(this.core);
     this.payments = new Payments(this.core);
     this.giftCards = new GiftCards(this.core);
+    this.promoCodes = new PromoCodes(this.core);
     this.refunds = new Refunds(this.core);
+  }
+
+  /** The visitor shop's public settings: title, links, languages, offers (GET /shop). */
+  shop(query: { locale?: string } = {}): Promise<Shop> {
+    return getShop(this.core, query);
   }
 
   /** Tests the token (spec 5.5): its class (`access`) and museum scope. Never cached. */

@@ -25,7 +25,7 @@ const ENTRY = 'src/cli/index.ts';
 // 700 small ES modules and drizzle-orm a few hundred, which Node resolves and links one by one
 // (about 0.3 s of every start). Only packages that no other dependency imports at run time (so
 // there is one copy of each) and that never read files next to themselves belong here.
-const INLINE = new Set(['typebox', 'drizzle-orm']);
+export const INLINE = new Set(['typebox', 'drizzle-orm']);
 const KEEP_BUILDS = 4; // earlier builds whose files stay
 const KEEP_YOUNG_MS = 10 * 60 * 1000; // files younger than this stay too (a parallel build's)
 

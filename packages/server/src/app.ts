@@ -42,6 +42,8 @@ import { scanPage } from './http/scan/page.ts';
 import { octoRoutes } from './http/octo/plugin.ts';
 import { shopPlugin } from './http/shop/plugin.ts';
 import type { ShopLimits } from './http/shop/limits.ts';
+import { shopEmbed } from './http/shop/embed/plugin.ts';
+import { shopManagePlugin } from './http/shop/manage/plugin.ts';
 import { jsonBodies } from './http/api/json-text.ts';
 import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
@@ -188,6 +190,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The OCTO endpoint for distribution platforms (docs/octo.md), in its own error shape.
   await app.register(octoRoutes, { prefix: '/octo' });
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
+  // The visitor's manage-booking pages and the shop's embedding scripts (docs/shop.md).
+  await app.register(shopManagePlugin({ db: database.db, clock, config }), { prefix: '/shop/manage' });
+  await app.register(shopEmbed, { prefix: '/shop' });
   if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   // The visitor shop, another transport over the same verbs (docs/api-contract.md §20).
   await app.register(shopPlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}), ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.shopLimits ? { limits: opts.shopLimits } : {}) }), { prefix: '/shop' });

@@ -17,6 +17,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { installQueue } from '../src/jobs/queue.ts';
+import { buildTests, type BuiltTests } from './build.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -49,6 +50,20 @@ async function main() {
       ? [...findTests(stressDir), ...findTests(path.join(root, '../../test/drills'))]
       : [...findTests(path.join(root, 'test'), stressDir), ...findTests(path.join(root, '../client/test'))];
 
+  // The test files run compiled (test/build.ts), built while PostgreSQL starts. The stress run
+  // (long files, one at a time) and ATRIUM_TEST_TSX=1 run the sources through tsx's loader, as
+  // does a run whose compilation failed.
+  const buildStart = Date.now();
+  const building: Promise<BuiltTests | undefined> = stress || process.env.ATRIUM_TEST_TSX === '1'
+    ? Promise.resolve(undefined)
+    : buildTests(root, files).then((b) => {
+      console.log(`# ${files.length} test files compiled in ${Date.now() - buildStart} ms (test/build.ts)`);
+      return b;
+    }, (e: unknown) => {
+      console.log(`# could not compile the tests (${e instanceof Error ? e.message : String(e)}): running them through tsx`);
+      return undefined;
+    });
+
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   let tmp: string | undefined;
@@ -73,11 +88,14 @@ async function main() {
   await runMigrations(tplDb.pool, { installQueue });
   await tplDb.close();
 
+  const built = await building;
+  const loader = built ? ['--enable-source-maps'] : ['--import', 'tsx'];
+
   // ATRIUM_TEST_CONCURRENCY overrides the number of test files run at once (to measure another).
   const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY) || (stress ? 1 : Math.max(2, Math.min(4, os.availableParallelism())));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+    [...loader, '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...(built?.files ?? files)],
     {
       stdio: 'inherit',
       env: {
@@ -108,6 +126,7 @@ async function main() {
     await admin.end();
     await stop();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    built?.remove();
   }
   process.exit(code);
 }

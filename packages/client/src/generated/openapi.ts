@@ -1416,6 +1416,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/promo_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Promo codes, newest first
+         * @description Promo codes, newest first
+         */
+        get: operations["listPromoCodes"];
+        put?: never;
+        /**
+         * Create a promo code
+         * @description Create a promo code
+         */
+        post: operations["createPromoCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/promo_codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A promo code with its use count
+         * @description A promo code with its use count
+         */
+        get: operations["getPromoCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Switch a promo code on or off
+         * @description Switch a promo code on or off
+         */
+        patch: operations["updatePromoCode"];
+        trace?: never;
+    };
     "/api/v4/quotas": {
         parameters: {
             query?: never;
@@ -1752,6 +1800,26 @@ export interface paths {
          * @description What is valid at a museum on a date, for scanning offline (ETag, 304)
          */
         get: operations["getScansManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/shop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitor shop's settings and translations
+         * @description The visitor shop's settings and translations
+         */
+        get: operations["getShop"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4645,6 +4713,8 @@ export interface operations {
                 email?: string;
                 /** @description Exact foreign_id. */
                 foreign_id?: string;
+                /** @description Start of the surname or first name, or "Surname, Name"; umlauts match ue/oe/ae, ß matches ss, accents and apostrophes are ignored (as in the console search). */
+                name?: string;
                 /** @description Page number, default 1. */
                 page?: number;
                 /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
@@ -8373,6 +8443,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -8382,7 +8454,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -8391,6 +8463,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -8618,6 +8692,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -8627,7 +8703,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -8636,6 +8712,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -18847,6 +18925,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Promo codes; a refused one answers 422 CODE_INVALID, CODE_EXHAUSTED, CODE_EXPIRED or CODE_NOT_APPLICABLE and nothing is written. */
+                    codes?: string[];
                     comment?: string;
                     /** @description A new customer, as POST /customers. */
                     customer?: {
@@ -24282,6 +24362,862 @@ export interface operations {
             };
         };
     };
+    listPromoCodes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promo_codes: {
+                            active: boolean;
+                            amount_cents: number | null;
+                            cap_cents: number | null;
+                            channels: string[];
+                            code: string;
+                            event_ids: number[];
+                            id: number;
+                            /** @enum {string} */
+                            kind: "percent" | "amount";
+                            max_uses: number | null;
+                            max_uses_per_email: number | null;
+                            min_quantity: number;
+                            partner_account_id: number | null;
+                            percent: number | null;
+                            /** Format: date-time */
+                            sale_from: string | null;
+                            /** Format: date-time */
+                            sale_until: string | null;
+                            ticket_ids: number[];
+                            tour_ids: number[];
+                            uses: number;
+                            /** Format: date */
+                            visit_from: string | null;
+                            /** Format: date */
+                            visit_until: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPromoCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Also accepted wrapped as {"promo_code": {...}}. No product ids: every product; no channels: every channel. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount_cents?: number;
+                    /** @description Most a percent discount takes off one order. */
+                    cap_cents?: number;
+                    channels?: ("shop" | "desk" | "reseller")[];
+                    /** @description Letters, digits or _; case, spaces and dashes are ignored. */
+                    code: string;
+                    event_ids?: number[];
+                    /** @enum {string} */
+                    kind: "percent" | "amount";
+                    max_uses?: number;
+                    max_uses_per_email?: number;
+                    min_quantity?: number;
+                    partner_account_id?: number;
+                    percent?: number;
+                    /** Format: date */
+                    sale_from?: string;
+                    /** Format: date */
+                    sale_until?: string;
+                    ticket_ids?: number[];
+                    tour_ids?: number[];
+                    /** Format: date */
+                    visit_from?: string;
+                    /** Format: date */
+                    visit_until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promo_code: {
+                            active: boolean;
+                            amount_cents: number | null;
+                            cap_cents: number | null;
+                            channels: string[];
+                            code: string;
+                            event_ids: number[];
+                            id: number;
+                            /** @enum {string} */
+                            kind: "percent" | "amount";
+                            max_uses: number | null;
+                            max_uses_per_email: number | null;
+                            min_quantity: number;
+                            partner_account_id: number | null;
+                            percent: number | null;
+                            /** Format: date-time */
+                            sale_from: string | null;
+                            /** Format: date-time */
+                            sale_until: string | null;
+                            ticket_ids: number[];
+                            tour_ids: number[];
+                            uses: number;
+                            /** Format: date */
+                            visit_from: string | null;
+                            /** Format: date */
+                            visit_until: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promo_code: {
+                            active: boolean;
+                            amount_cents: number | null;
+                            cap_cents: number | null;
+                            channels: string[];
+                            code: string;
+                            event_ids: number[];
+                            id: number;
+                            /** @enum {string} */
+                            kind: "percent" | "amount";
+                            max_uses: number | null;
+                            max_uses_per_email: number | null;
+                            min_quantity: number;
+                            partner_account_id: number | null;
+                            percent: number | null;
+                            /** Format: date-time */
+                            sale_from: string | null;
+                            /** Format: date-time */
+                            sale_until: string | null;
+                            ticket_ids: number[];
+                            tour_ids: number[];
+                            uses: number;
+                            /** Format: date */
+                            visit_from: string | null;
+                            /** Format: date */
+                            visit_until: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePromoCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promo_code: {
+                            active: boolean;
+                            amount_cents: number | null;
+                            cap_cents: number | null;
+                            channels: string[];
+                            code: string;
+                            event_ids: number[];
+                            id: number;
+                            /** @enum {string} */
+                            kind: "percent" | "amount";
+                            max_uses: number | null;
+                            max_uses_per_email: number | null;
+                            min_quantity: number;
+                            partner_account_id: number | null;
+                            percent: number | null;
+                            /** Format: date-time */
+                            sale_from: string | null;
+                            /** Format: date-time */
+                            sale_until: string | null;
+                            ticket_ids: number[];
+                            tour_ids: number[];
+                            uses: number;
+                            /** Format: date */
+                            visit_from: string | null;
+                            /** Format: date */
+                            visit_until: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listQuotas: {
         parameters: {
             query?: {
@@ -28844,6 +29780,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -28853,7 +29791,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -28862,6 +29800,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         }[];
                     };
                 };
@@ -29085,6 +30025,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -29094,7 +30036,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -29103,6 +30045,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -29158,6 +30102,8 @@ export interface operations {
                             direction: string;
                             entries_allowed: number;
                             entries_used: number;
+                            /** @description not_yet_valid: when its entry opens (fresh answers only). */
+                            entry_opens_at?: string | null;
                             id: number;
                             is_valid: boolean;
                             location: string | null;
@@ -29167,7 +30113,7 @@ export interface operations {
                             order_id: number | null;
                             people_count: number;
                             /** @enum {string} */
-                            result: "valid" | "already_used" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
+                            result: "valid" | "already_used" | "not_entered" | "not_yet_valid" | "expired" | "cancelled" | "wrong_museum" | "unknown";
                             /** @description A later-arriving earlier scan changed this verdict since (lists only). */
                             revised: boolean;
                             scanned_at: string;
@@ -29176,6 +30122,8 @@ export interface operations {
                                 id: number;
                                 title: string;
                             } | null;
+                            /** @description already_used: when the barcode was last admitted (fresh answers only). */
+                            used_at?: string | null;
                         };
                     };
                 };
@@ -29488,6 +30436,243 @@ export interface operations {
                      * @example {
                      *       "error": "not found",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShop: {
+        parameters: {
+            query?: {
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shop": {
+                     *         "title": "Tickets – Kunsthalle & Stadtmuseum",
+                     *         "colour": "#1f4e79",
+                     *         "logo_url": null,
+                     *         "logo_media_id": null,
+                     *         "locales": [
+                     *           "de",
+                     *           "en"
+                     *         ],
+                     *         "default_locale": "de",
+                     *         "currency": "EUR",
+                     *         "zone": "Europe/Berlin",
+                     *         "links": {
+                     *           "terms": "https://example.org/terms",
+                     *           "privacy": "https://example.org/privacy",
+                     *           "imprint": "https://example.org/imprint"
+                     *         },
+                     *         "cancellation": {
+                     *           "rule": "24h",
+                     *           "hours": 24
+                     *         },
+                     *         "payment_providers": [
+                     *           "demo"
+                     *         ],
+                     *         "offers": [
+                     *           {
+                     *             "type": "ticket",
+                     *             "id": 1
+                     *           },
+                     *           {
+                     *             "type": "ticket",
+                     *             "id": 2
+                     *           },
+                     *           {
+                     *             "type": "event",
+                     *             "id": 2
+                     *           },
+                     *           {
+                     *             "type": "tour",
+                     *             "id": 1
+                     *           }
+                     *         ],
+                     *         "translations": {
+                     *           "de": {
+                     *             "title": "Tickets – Kunsthalle & Stadtmuseum",
+                     *             "welcome": "Buchen Sie Ihren Besuch: Zeitfenster, Führungen und Veranstaltungen.",
+                     *             "footer": "Demo-Shop: es wird nichts berechnet.",
+                     *             "confirmation": null
+                     *           },
+                     *           "en": {
+                     *             "title": "Tickets – Kunsthalle & City Museum",
+                     *             "welcome": "Book your visit: timed entry, tours and events.",
+                     *             "footer": "Demo shop: nothing is charged.",
+                     *             "confirmation": null
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shop: {
+                            cancellation: {
+                                hours: number | null;
+                                /** @description The instance default for visitor cancellation: 'never' or 'Nh' (until N hours before the visit). */
+                                rule: string;
+                            };
+                            /** @description Accent colour, #rrggbb. */
+                            colour: string;
+                            currency: string;
+                            default_locale: string;
+                            links: {
+                                imprint: string | null;
+                                privacy: string | null;
+                                terms: string | null;
+                            };
+                            locales: string[];
+                            logo_media_id: number | null;
+                            logo_url: string | null;
+                            /** @description Offers listed, in this order; empty: all. */
+                            offers: {
+                                id: number;
+                                type: string;
+                            }[];
+                            payment_providers: string[];
+                            /** @description In the chosen locale (instance default as fallback). */
+                            title: string;
+                            /** @description Every translatable text per locale. */
+                            translations: {
+                                [key: string]: {
+                                    confirmation: string | null;
+                                    footer: string | null;
+                                    title: string | null;
+                                    welcome: string | null;
+                                };
+                            };
+                            zone: string;
+                        };
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */

@@ -58,6 +58,10 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     await noSeriousViolations(page, 'order detail');
     await page.locator(`#item-${order.itemIds[0]}`).check();
     await page.getByRole('button', { name: 'Cancel the selected items' }).click();
+    // Nothing is cancelled before the confirmation page's button.
+    await page.getByRole('button', { name: 'Yes, cancel' }).waitFor();
+    await noSeriousViolations(page, 'cancel confirmation');
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
     await page.getByText('The selected items were cancelled.').waitFor();
     await page.screenshot({ path: shot('order'), fullPage: true });
     const items = (await fx.t.database.db.execute<{ status: string }>(sql`select status from order_items where order_id = ${order.id} order by id`)).rows.map((r) => r.status);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { renderTicketsPdf } from '../../src/documents/render/tickets.ts';
@@ -32,6 +33,7 @@ type JsQr = (data: Uint8ClampedArray, width: number, height: number) =>
   { data: string; location: Record<'topLeftCorner' | 'topRightCorner' | 'bottomLeftCorner' | 'bottomRightCorner', Point> } | null;
 const jsQR: JsQr = (jsQRModule as unknown as { default?: JsQr }).default ?? (jsQRModule as unknown as JsQr);
 const CHROMIUM = '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PDFTOPPM = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm'].find((p) => existsSync(p));
 const W = 640;
 const H = 480;
@@ -80,6 +82,17 @@ function qrOnPage(page: PNG): { text: string; crop: PNG } {
   return { text: found.data, crop };
 }
 
+/** axe-core in the page (through the DevTools protocol, which the CSP does not block), colour contrast included. */
+async function axeClean(page: import('playwright-core').Page, what: string) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const r = await axe.run(document, { rules: { 'color-contrast': { enabled: true } } });
+    return r.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${what}`);
+}
+
 let x: EntryFixture;
 let base = '';
 const dir = mkdtempSync(path.join(tmpdir(), 'atrium-scan-'));
@@ -94,7 +107,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the scanner page reads a ticket QR code from the camera: green, then red already_used', async (t) => {
+test('the scanner page: camera read green then red with the time used; English and German, offline pending then verdict, not_entered at the exit; axe with contrast', async (t) => {
   if (!existsSync(CHROMIUM)) {
     t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
     return;
@@ -115,7 +128,9 @@ test('the scanner page reads a ticket QR code from the camera: green, then red a
   const video = path.join(dir, 'ticket.y4m');
   writeFileSync(video, y4mOf(crop));
   // The visit time as the page must write it: German, in the museum's zone (Europe/Berlin).
-  const when = new Intl.DateTimeFormat('de', { timeZone: 'Europe/Berlin', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(startAt);
+  const when = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(startAt);
+  // More tickets of the same slot, typed in below.
+  const more = (await x.buy([{ type: 'Ticket', id: x.slotTicket, quantity: 3, startAt }])).codes;
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -137,25 +152,84 @@ test('the scanner page reads a ticket QR code from the camera: green, then red a
     await page.fill('#token', x.gateA);
     await page.click('button[type=submit]');
     await page.waitForSelector('#answer.valid:not([hidden])', { timeout: 60_000 });
-    assert.equal(await page.textContent('#answer-reason'), 'valid');
+    assert.equal(await page.getAttribute('#answer', 'data-result'), 'valid');
+    assert.equal(await page.textContent('#answer-message'), 'Gültig – Eintritt');
     assert.equal(await page.textContent('#answer-ticket'), 'Eintritt regulär');
     assert.ok((await page.textContent('#answer-detail'))!.includes(when), `detail shows ${when}`);
+    await axeClean(page, 'the green answer');
     await page.screenshot({ path: shot('scan-valid.png') });
 
     await page.waitForSelector('#answer.refused:not([hidden])', { timeout: 60_000 });
-    assert.equal(await page.textContent('#answer-reason'), 'already_used');
-    assert.equal(await page.textContent('#answer-message'), 'Bereits benutzt');
+    assert.equal(await page.getAttribute('#answer', 'data-result'), 'already_used');
+    assert.match((await page.textContent('#answer-message'))!, /^Bereits benutzt um \d\d:\d\d$/);
+    assert.doesNotMatch(await page.innerText('body'), /already_used|not_yet_valid/, 'no raw result code on screen');
+    await axeClean(page, 'the red answer');
     await page.screenshot({ path: shot('scan-already-used.png') });
+    await page.close();
 
-    // In English (?lang=en) the same time is written the English way, still in Berlin time.
-    await page.goto(`${base}/scan?lang=en`);
-    await page.waitForSelector('#scanner:not([hidden])');
-    await page.fill('#manual', codes[0]!);
-    await page.click('#manual-form button[type=submit]');
-    await page.waitForSelector('#answer.refused:not([hidden])', { timeout: 60_000 });
-    const whenEn = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(startAt);
-    assert.ok((await page.textContent('#answer-detail'))!.includes(whenEn), `detail shows ${whenEn}`);
-    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    // Without the camera (the fake one keeps showing the first ticket): typed codes only.
+    const typed = async (lang: string) => {
+      const p = await browser.newPage({ viewport: { width: 480, height: 800 }, timezoneId: 'America/New_York', locale: 'en-US' });
+      p.on('pageerror', (e) => problems.push(String(e)));
+      await p.addInitScript(() => Object.defineProperty(navigator, 'mediaDevices', { value: undefined }));
+      await p.goto(`${base}/scan${lang}`);
+      await p.fill('#token', x.gateA);
+      await p.click('#signin-form button[type=submit]');
+      await p.waitForSelector('#scanner:not([hidden])');
+      return p;
+    };
+    const enter = async (p: typeof page, code: string) => {
+      await p.fill('#manual', code);
+      await p.click('#manual-form button[type=submit]');
+    };
+
+    // In English (?lang=en): every text English, the time written the British way, Berlin time.
+    const en = await typed('?lang=en');
+    assert.equal(await en.getAttribute('html', 'lang'), 'en');
+    assert.equal(await en.textContent('#signout'), 'Sign out');
+    assert.equal(await en.textContent('#camera-status'), 'No camera – please enter the code');
+    await enter(en, codes[0]!);
+    await en.waitForSelector('#answer.refused:not([hidden])', { timeout: 60_000 });
+    const whenEn = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(startAt);
+    assert.ok((await en.textContent('#answer-detail'))!.includes(whenEn), `detail shows ${whenEn}`);
+    assert.match((await en.textContent('#answer-message'))!, /^Already used at \d\d:\d\d$/);
+    assert.doesNotMatch(await en.innerText('body'), /Anmelden|Bereits|Eingang/);
+
+    // Offline: the scan waits as "pending" (amber, not the success sound), then its verdict shows.
+    await en.context().setOffline(true);
+    await enter(en, more[0]!);
+    await en.waitForSelector('#answer.pending:not([hidden])', { timeout: 30_000 });
+    assert.equal(await en.textContent('#answer-message'), 'Saved offline – verdict follows');
+    assert.equal(await en.textContent('#queue'), '1 offline, verdict follows');
+    await axeClean(en, 'the pending answer');
+    await en.context().setOffline(false);
+    await en.evaluate(() => window.dispatchEvent(new Event('online')));
+    await en.waitForSelector('#synced li[data-result=valid]', { timeout: 30_000 });
+    assert.match((await en.textContent('#synced li'))!, new RegExp(`${more[0]} · Valid – admit$`));
+    assert.match((await en.textContent('#answer-reason'))!, /^Offline scan from \d\d:\d\d$/);
+    assert.equal(await en.textContent('#queue'), '');
+    await axeClean(en, 'the English page with a synced verdict');
+    await en.close();
+
+    // German, offline the same way, and at the exit a ticket never admitted says so.
+    const de = await typed('');
+    assert.equal(await de.textContent('#signout'), 'Abmelden');
+    await de.context().setOffline(true);
+    await enter(de, more[1]!);
+    await de.waitForSelector('#answer.pending:not([hidden])', { timeout: 30_000 });
+    assert.equal(await de.textContent('#answer-message'), 'Offline gespeichert – Ergebnis folgt');
+    await de.context().setOffline(false);
+    await de.evaluate(() => window.dispatchEvent(new Event('online')));
+    await de.waitForSelector('#synced li[data-result=valid]', { timeout: 30_000 });
+    assert.match((await de.textContent('#synced li'))!, /Gültig – Eintritt$/);
+    await de.waitForSelector('#answer', { state: 'hidden', timeout: 10_000 });
+    await de.check('input[name=direction][value=exit]');
+    await enter(de, more[2]!);
+    await de.waitForSelector('#answer.refused:not([hidden])', { timeout: 30_000 });
+    assert.equal(await de.getAttribute('#answer', 'data-result'), 'not_entered');
+    assert.equal(await de.textContent('#answer-message'), 'Nicht eingelassen – kein Eintritt erfasst');
+    await axeClean(de, 'the German refusal');
+    await de.close();
 
     assert.deepEqual(outside, [], 'the page loads nothing from elsewhere');
     assert.deepEqual(problems, []);

@@ -69,7 +69,7 @@ describe('CSRF', () => {
     const other = await signIn(fx.t, fx.staff.box_office);
     const audits = await count('audit_log');
     for (const csrf of [null, '', 'x'.repeat(43), other.csrf]) {
-      const res = await b.post(`/console/orders/${o.id}/cancel`, { item: String(o.itemIds[0]) }, { csrf });
+      const res = await b.post(`/console/orders/${o.id}/cancel`, { item: String(o.itemIds[0]), confirm: '1' }, { csrf });
       assert.equal(res.statusCode, 403, String(csrf));
       assert.match(res.body, /The form has expired or is incomplete\. Please reload the page and try again\. Nothing was changed\./);
     }
@@ -78,9 +78,9 @@ describe('CSRF', () => {
     // After sign-out and in again, the old page's token is stale.
     await b.post('/console/logout', {});
     const again = await signIn(fx.t, fx.staff.box_office);
-    const res = await again.post(`/console/orders/${o.id}/cancel`, { item: String(o.itemIds[0]) }, { csrf: stale });
+    const res = await again.post(`/console/orders/${o.id}/cancel`, { item: String(o.itemIds[0]), confirm: '1' }, { csrf: stale });
     assert.equal(res.statusCode, 403);
-    const ok = await again.post(`/console/orders/${o.id}/cancel`, { item: String(o.itemIds[0]) });
+    const ok = await again.post(`/console/orders/${o.id}/cancel`, { item: String(o.itemIds[0]), confirm: '1' });
     assert.equal(ok.statusCode, 303);
     assert.equal(await count(`order_items where order_id = ${o.id} and status = 'cancelled'`), 1);
   });

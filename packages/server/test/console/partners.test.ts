@@ -57,7 +57,11 @@ test('rotation shows the new token once and retires the old one; revocation is i
   const freshId = Number([...again.body.matchAll(/action="\/console\/tokens\/(\d+)\/revoke"/g)].at(-1)![1]);
   assert.equal((await manager.post(`/console/tokens/${freshId}/revoke`, {})).statusCode, 403);
   assert.equal(await whoami(fresh), 200, 'a refused revoke changed nothing');
-  assert.equal((await admin.post(`/console/tokens/${freshId}/revoke`, {})).statusCode, 303);
+  const ask = await admin.post(`/console/tokens/${freshId}/revoke`, {});
+  assert.equal(ask.statusCode, 200, 'revoking asks first');
+  assert.match(ask.body, /name="confirm" value="1"/);
+  assert.equal(await whoami(fresh), 200, 'the confirmation page changed nothing');
+  assert.equal((await admin.post(`/console/tokens/${freshId}/revoke`, { confirm: '1' })).statusCode, 303);
   assert.equal(await whoami(fresh), 401);
 });
 

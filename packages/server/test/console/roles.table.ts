@@ -47,7 +47,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/orders/:id', allowed: ALL, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}` }) },
   {
     method: 'POST', route: '/console/orders/:id/cancel', allowed: SELLERS, otherMuseum: 'notfound',
-    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]) } }; },
+    make: async (fx) => { const o = await fx.order(fx.A, { items: 2 }); return { url: `/console/orders/${o.id}/cancel`, form: { item: String(o.itemIds[0]), confirm: '1' } }; },
   },
   { method: 'POST', route: '/console/orders/:id/resend', allowed: SELLERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/orders/${(await fx.order(fx.A)).id}/resend` }) },
   {
@@ -88,7 +88,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/console/partners', allowed: ADMINS, otherMuseum: 'refused', make: async (fx) => ({ url: '/console/partners', form: { name: 'Neu', class: 'reseller', museum_ids: String(fx.A.id) } }) },
   { method: 'GET', route: '/console/partners/:id', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/partners/${(await b.partnerOfA(fx)).accountId}` }) },
   { method: 'POST', route: '/console/tokens/:id/rotate', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/rotate` }) },
-  { method: 'POST', route: '/console/tokens/:id/revoke', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/revoke` }) },
+  { method: 'POST', route: '/console/tokens/:id/revoke', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/tokens/${(await b.partnerOfA(fx)).tokenId}/revoke`, form: { confirm: '1' } }) },
   { method: 'POST', route: '/console/partners/:id/webhooks', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/partners/${(await b.partnerOfA(fx)).accountId}/webhooks`, form: { url: 'https://93.184.216.34/h', events: 'order.created' } }) },
   { method: 'GET', route: '/console/partners/:id/webhooks/:wid', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}` }; } },
   { method: 'POST', route: '/console/partners/:id/webhooks/:wid/delete', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => { const h = await b.hookOfA(fx); return { url: `/console/partners/${h.accountId}/webhooks/${h.hookId}/delete` }; } },
@@ -104,6 +104,9 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/reports/payments', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports/payments?from=${fx.day}&to=${fx.day}` }), leak: async (fx) => `value="${fx.A.id}"` },
   { method: 'GET', route: '/console/reports/payments.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/payments.csv' }) },
   { method: 'GET', route: '/console/audit', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/audit' }) },
+  // Shop settings: instance-wide, admins only.
+  { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
+  { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
 ];
 
 /** Sign-out routes: allowed to every role; run after the others since they end the session. */

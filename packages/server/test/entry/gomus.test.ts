@@ -28,7 +28,7 @@ describe('go~mus entry API', () => {
     assert.deepEqual(await call('PUT', `/api/v3/barcodes/${code}?location=North%20door`), { status: 200, body: { message: 'Gültig – Eintritt' } });
     const again = await call('PUT', `/api/v3/barcodes/${code}`);
     assert.deepEqual(Object.keys(again.body), ['error', 'code', 'request_id']);
-    assert.deepEqual([again.status, again.body.error, again.body.code], [422, 'Bereits benutzt', 'SCAN_REFUSED']);
+    assert.deepEqual([again.status, again.body.error, again.body.code], [422, 'Bereits benutzt um 10:00', 'SCAN_REFUSED']);
     assert.equal((await call('GET', `/api/v3/barcodes/${code}`)).status, 422);
     assert.deepEqual(await call('PUT', `/api/v3/barcodes/${code}/exit`), { status: 200, body: { message: 'Ausgang erfasst' } });
     const stored = await list();

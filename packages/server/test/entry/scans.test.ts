@@ -27,7 +27,8 @@ describe('scan results', () => {
     assert.deepEqual(s.ticket, { id: x.slotTicket, title: 'Eintritt regulär' });
     assert.equal(s.start_at, x.at(600).toISOString().replace('.000Z', '') && s.start_at);
     const second = await entry(x.gateA2, codes[0]!.replace('-', ''));
-    assert.deepEqual([second.status, second.body.scan.result, second.body.scan.is_valid, second.body.scan.message], [201, 'already_used', false, 'Bereits benutzt']);
+    assert.deepEqual([second.status, second.body.scan.result, second.body.scan.is_valid, second.body.scan.message], [201, 'already_used', false, 'Bereits benutzt um 10:05']);
+    assert.equal(second.body.scan.used_at, first.body.scan.scanned_at);
   });
 
   test('the slot window opens 15 minutes before the slot and closes at its end', async () => {

@@ -30,6 +30,8 @@ export interface Operation {
   classes: string[];
   /** status → validator of the JSON body (undefined: no body documented, e.g. 204). */
   responses: Map<number, ValidateFunction | undefined>;
+  /** status → the other media types documented for it (e.g. text/csv of a report). */
+  otherTypes: Map<number, string[]>;
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -64,9 +66,11 @@ export function loadContract(file = OPENAPI_PATH): { operations: Operation[]; do
       if (!METHODS.has(m)) continue;
       const op = inline(rawOp, doc) as Schema;
       const responses = new Map<number, ValidateFunction | undefined>();
+      const otherTypes = new Map<number, string[]>();
       for (const [status, r] of Object.entries((op.responses ?? {}) as Record<string, Schema>)) {
         const schema = r.content?.['application/json']?.schema;
         responses.set(Number(status), schema ? ajv.compile(forAjv(schema)) : undefined);
+        otherTypes.set(Number(status), Object.keys(r.content ?? {}).filter((t) => t !== 'application/json'));
       }
       const body = op.requestBody?.content?.['application/json']?.schema as Schema | undefined;
       operations.push({
@@ -83,6 +87,7 @@ export function loadContract(file = OPENAPI_PATH): { operations: Operation[]; do
         bodyRequired: Boolean(op.requestBody?.required),
         classes: op['x-token-classes'] ?? [],
         responses,
+        otherTypes,
       });
     }
   }

@@ -114,3 +114,19 @@ test('Auth: no token, a bad token and another token class answer OCTO errors, ne
   octoError(await w.call('GET', '/products', undefined, { token: w.user }), 'FORBIDDEN');
   octoError(await w.call('GET', '/bookings/invalidUUID'), 'INVALID_BOOKING_UUID', ['uuid', 'invalidUUID']);
 });
+
+test('octo/content: a ticket with a picture shows it as the cover, with an absolute URL', async () => {
+  const id = Number(w.slotted.replace('ticket-', ''));
+  const before = await w.call('GET', `/products/${w.slotted}`, undefined, { headers: { 'octo-capabilities': 'octo/content' } });
+  assert.deepEqual(before.body.media, []);
+  const picture = { title: 'Hall', description: 'The great hall', copyright_info: '© Museum', teaser: '/media/k1/teaser.jpg', preview: '/media/k1/preview.jpg', article: '/media/k1/article.jpg', detail: '/media/k1/detail.jpg', original: '/media/k1/original.jpg' };
+  await w.t.database.pool.query('update tickets set picture = $1 where id = $2', [JSON.stringify(picture), id]);
+  const r = await w.call('GET', `/products/${w.slotted}`, undefined, { headers: { 'octo-capabilities': 'octo/content' } });
+  valid(octo.zProduct.and(octo.zProductContent), r.body, 'product with a picture');
+  assert.equal(r.body.media.length, 1);
+  const m = r.body.media[0];
+  assert.match(m.src, /^https?:\/\/[^/]+\/media\/k1\/detail\.jpg$/);
+  assert.deepEqual([m.type, m.rel, m.title, m.caption, m.copyright], ['image/jpeg', 'COVER', 'Hall', 'The great hall', '© Museum']);
+  valid(octo.zOption.and(octo.zOptionContent), r.body.options[0], 'option with a picture');
+  assert.equal(r.body.options[0].media.length, 1);
+});

@@ -41,7 +41,11 @@ test('buy two time-slot tickets and a tour with the demo provider', async () => 
 
   const done = await payWithDemo(v, w.t, placed);
   assert.match(done.body, /Thank you for your order/);
-  assert.match(done.body, /href="\/shop\/manage\/[A-Za-z0-9_-]{22}"/);
+  // The confirmation links to the booking's manage page, which opens with that link alone.
+  const manage = /href="(\/shop\/manage\/mb_[A-Za-z0-9_-]{43})"/.exec(done.body)?.[1];
+  assert.ok(manage, 'the confirmation links to a manage page');
+  const managed = await v.get(manage);
+  assert.equal(managed.statusCode, 200);
   assert.match(done.body, /calendar\.ics/);
   const ics = await v.get(`${placed}/calendar.ics`);
   assert.equal(ics.statusCode, 200);

@@ -47,4 +47,15 @@ describe('replay', () => {
     const next = replay([scan(6, 'exit', 630)], rule, r.state);
     assert.deepEqual([next.results.get(6), next.state.insidePeople, next.state.entriesUsed], ['valid', 0, 1]);
   });
+
+  test('an exit of a barcode never admitted is not_entered; after a visit a second exit is already_used', () => {
+    const never = replay([scan(1, 'exit', 600)], single);
+    assert.equal(never.results.get(1), 'not_entered');
+    assert.deepEqual([never.state.entriesUsed, never.state.insidePeople], [0, 0]);
+    const visit = replay([scan(2, 'entry', 600), scan(3, 'exit', 610), scan(4, 'exit', 611)], single);
+    assert.deepEqual([2, 3, 4].map((i) => visit.results.get(i)), ['valid', 'valid', 'already_used']);
+    // An entry made offline before that exit, arriving late, turns the exit valid in the replay.
+    const late = replay([scan(5, 'exit', 610), scan(6, 'entry', 600)], single);
+    assert.deepEqual([late.results.get(6), late.results.get(5)], ['valid', 'valid']);
+  });
 });

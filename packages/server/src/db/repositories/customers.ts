@@ -1,6 +1,7 @@
 // Statements of customers (personal data): lookups within a caller's scope, the race-safe
 // insert, updates and listings.
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { nameStarts } from './nameSearch.ts';
 import type { DbOrTx } from '../client.ts';
 import { accounts, customers, orders, requests } from '../schema/index.ts';
 import { intArray, type RecordScope } from './scope.ts';
@@ -84,6 +85,14 @@ export interface CustomerFilter {
   foreignId?: string;
   /** Compared case-insensitively (give it lower-cased). */
   email?: string;
+  /** One or two name parts, each the start of the surname or first name (atrium_search_text). */
+  name?: string[];
+}
+
+function nameWhere(parts: string[]): SQL {
+  const [a, b] = parts;
+  if (b === undefined) return sql`(${nameStarts(customers.surname, a!)} or ${nameStarts(customers.name, a!)})`;
+  return sql`((${nameStarts(customers.surname, a!)} and ${nameStarts(customers.name, b)}) or (${nameStarts(customers.name, a!)} and ${nameStarts(customers.surname, b)}))`;
 }
 
 export async function pageOfCustomers(db: DbOrTx, f: CustomerFilter, page: { limit: number; offset: number }): Promise<{ rows: CustomerRow[]; total: number }> {
@@ -91,6 +100,7 @@ export async function pageOfCustomers(db: DbOrTx, f: CustomerFilter, page: { lim
     scopeWhere(f.scope),
     f.foreignId !== undefined ? eq(customers.foreignId, f.foreignId) : undefined,
     f.email !== undefined ? eq(sql`lower(${customers.email})`, f.email) : undefined,
+    f.name !== undefined && f.name.length > 0 ? nameWhere(f.name) : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db.select().from(customers).where(where).orderBy(asc(customers.id)).limit(page.limit).offset(page.offset),

@@ -38,7 +38,7 @@ export function admittingScansOf(db: DbOrTx, barcodeId: number) {
   return db
     .select({ id: scans.id, direction: scans.direction, scannedAt: scans.scannedAt, peopleCount: scans.peopleCount, result: scans.result })
     .from(scans)
-    .where(and(eq(scans.barcodeId, barcodeId), inArray(scans.result, ['valid', 'already_used'])));
+    .where(and(eq(scans.barcodeId, barcodeId), inArray(scans.result, ['valid', 'already_used', 'not_entered'])));
 }
 
 const SCAN_VIEW = sql`

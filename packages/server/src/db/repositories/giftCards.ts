@@ -1,4 +1,4 @@
-// Every statement on gift cards and their ledger (migration 0038). A balance changes only through
+// Every statement on gift cards and their ledger (migration 0041). A balance changes only through
 // `moveBalance`: one conditional update that refuses (returns nothing) when the card has expired
 // or would go below zero, so concurrent redemptions on any number of processes never overspend;
 // the ledger row is written in the same transaction by the caller.

@@ -58,7 +58,10 @@ export async function findOrderByBarcode(db: DbOrTx, code: string, scope: OrderS
 
 /** An order's items: id, status and price. */
 export function itemsOfOrder(db: DbOrTx, orderId: number) {
-  return db.select({ id: orderItems.id, status: orderItems.status, priceCents: orderItems.priceCents }).from(orderItems).where(eq(orderItems.orderId, orderId));
+  return db
+    .select({ id: orderItems.id, status: orderItems.status, priceCents: orderItems.priceCents, unitPriceCents: orderItems.unitPriceCents, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId));
 }
 
 /** An order's active items: id, type and quantity. */

@@ -3,6 +3,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
 import { barcodes, customers, eventDates, museums, orderItems, orders } from '../schema/index.ts';
+import { nameStarts } from './nameSearch.ts';
 import { visibleOrdersWhere, type OrderRow, type OrderScope } from './orders.ts';
 
 /** Items of orders with their museum's zone and event, in id order. */
@@ -60,37 +61,46 @@ export async function listOrderRows(db: DbOrTx, scope: OrderScope, f: OrderFilte
   return { rows, total: Number(n) };
 }
 
-/** What the console's search box may match; any one suffices. Texts match by case-insensitive prefix. */
+/**
+ * What the console's search box may match; any one suffices. Names match by prefix through
+ * atrium_search_text (src/db/sql/atrium_search_text.sql), so "mueller" finds "Müller" and
+ * "obrien" finds "O'Brien"; emails by case-insensitive prefix.
+ */
 export interface OrderSearch {
   orderId?: number;
+  /** The start of an order number (3 digits or more). */
+  orderIdPrefix?: string;
   barcode?: string;
+  /** The start of a barcode, digits only (6 or more). */
+  barcodePrefix?: string;
   email?: string;
   /** Surname or first name. */
   name?: string;
-  /** First name and surname. */
+  /** First name and surname, in either order. */
   fullName?: [string, string];
 }
 
-const like = (s: string) => `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const like = (s: string) => `${escapeLike(s.toLowerCase())}%`;
 
-/** A scope's orders matching the search, newest first, with their customer's name and email. */
+/** A scope's orders matching the search, newest first, with their customer and first visit. */
 export async function searchOrderRows(db: DbOrTx, scope: OrderScope, s: OrderSearch, limit: number) {
   const alternatives: SQL[] = [];
   if (s.orderId !== undefined) alternatives.push(eq(orders.id, s.orderId));
-  if (s.barcode !== undefined) {
-    const byCode = db
-      .select({ id: orderItems.orderId })
-      .from(barcodes)
-      .innerJoin(orderItems, eq(orderItems.id, barcodes.orderItemId))
-      .where(eq(barcodes.code, s.barcode));
-    alternatives.push(inArray(orders.id, byCode));
-  }
+  if (s.orderIdPrefix !== undefined) alternatives.push(sql`${orders.id}::text like ${`${s.orderIdPrefix}%`}`);
+  const codes = (where: SQL) => db.select({ id: orderItems.orderId }).from(barcodes).innerJoin(orderItems, eq(orderItems.id, barcodes.orderItemId)).where(where);
+  if (s.barcode !== undefined) alternatives.push(inArray(orders.id, codes(eq(barcodes.code, s.barcode))));
+  if (s.barcodePrefix !== undefined) alternatives.push(inArray(orders.id, codes(sql`replace(${barcodes.code}, '-', '') like ${`${s.barcodePrefix}%`}`)));
   if (s.email !== undefined) alternatives.push(sql`lower(${customers.email}) like ${like(s.email)}`);
   if (s.name !== undefined) {
-    alternatives.push(sql`lower(${customers.surname}) like ${like(s.name)}`);
-    alternatives.push(sql`lower(${customers.name}) like ${like(s.name)}`);
+    alternatives.push(nameStarts(customers.surname, s.name));
+    alternatives.push(nameStarts(customers.name, s.name));
   }
-  if (s.fullName) alternatives.push(sql`lower(${customers.name}) like ${like(s.fullName[0])} and lower(${customers.surname}) like ${like(s.fullName[1])}`);
+  if (s.fullName) {
+    const [a, b] = s.fullName;
+    alternatives.push(sql`(${nameStarts(customers.name, a)} and ${nameStarts(customers.surname, b)})`);
+    alternatives.push(sql`(${nameStarts(customers.surname, a)} and ${nameStarts(customers.name, b)})`);
+  }
   if (alternatives.length === 0) return [];
   return db
     .select({
@@ -104,6 +114,7 @@ export async function searchOrderRows(db: DbOrTx, scope: OrderScope, s: OrderSea
       name: customers.name,
       surname: customers.surname,
       email: customers.email,
+      visitAt: sql<Date | null>`(select min(i.start_at) from order_items i where i.order_id = ${orders.id})`.mapWith((v) => (v === null ? null : new Date(v))),
     })
     .from(orders)
     .leftJoin(customers, eq(customers.id, orders.customerId))

@@ -1,4 +1,4 @@
-// Cash closings (Kassenabschluss, migration 0038): one record per cashier and business day,
+// Cash closings (Kassenabschluss, migration 0042): one record per cashier and business day,
 // written once when the cashier closes the day and never changed after (a trigger refuses
 // UPDATE, DELETE and TRUNCATE: src/db/sql/cash_closings_immutable.sql). `summary` is the whole
 // computed record as printed (sales, refunds and cancellations per method, VAT per rate).

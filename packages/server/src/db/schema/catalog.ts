@@ -127,6 +127,8 @@ export const tickets = pgTable(
     validFrom: date(),
     validUntil: date(),
     active: boolean().notNull().default(true),
+    /** Visitor cancellation (migration 0043): null = the shop's default, 'never', or 'Nh'. */
+    cancellationRule: text(),
     ...audit,
   },
   (t) => [
@@ -191,6 +193,7 @@ export const events = pgTable(
     taxIncluded: boolean().notNull().default(true),
     ...channels,
     active: boolean().notNull().default(true),
+    cancellationRule: text(),
     ...audit,
   },
   (t) => [index('events_museum').on(t.museumId), index('events_category').on(t.categoryId)],
@@ -249,6 +252,7 @@ export const tours = pgTable(
     taxIncluded: boolean().notNull().default(true),
     ...channels,
     active: boolean().notNull().default(true),
+    cancellationRule: text(),
     ...audit,
   },
   (t) => [

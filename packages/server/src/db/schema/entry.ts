@@ -63,7 +63,7 @@ export const scans = pgTable(
     check('scans_direction', sql`${t.direction} in ('entry', 'exit')`),
     check(
       'scans_result',
-      sql`${t.result} in ('valid', 'already_used', 'not_yet_valid', 'expired', 'cancelled', 'wrong_museum', 'unknown')`,
+      sql`${t.result} in ('valid', 'already_used', 'not_entered', 'not_yet_valid', 'expired', 'cancelled', 'wrong_museum', 'unknown')`,
     ),
     check('scans_people', sql`${t.peopleCount} > 0`),
   ],

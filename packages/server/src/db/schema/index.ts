@@ -16,4 +16,6 @@ export * from './octo.ts';
 export * from './shop.ts';
 export * from './media.ts';
 export * from './vouchers.ts';
+export * from './promoCodes.ts';
 export * from './cash-closings.ts';
+export * from './shopManage.ts';

@@ -1,4 +1,4 @@
-// Gift cards and their ledger (migration 0038, docs/vouchers.md). The card row keeps the balance
+// Gift cards and their ledger (migration 0041, docs/vouchers.md). The card row keeps the balance
 // (one conditional update redeems, guarded by a check); the ledger keeps why it changed. The
 // code is never stored: its SHA-256 finds the card, its last four characters name it to staff.
 import { sql } from 'drizzle-orm';

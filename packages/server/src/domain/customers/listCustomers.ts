@@ -6,8 +6,15 @@ import { scope, toRecord, writer, type CustomerRecord } from './internal.ts';
 export interface ListCustomersInput {
   foreign_id?: string;
   email?: string;
+  /** Start of a surname or first name, or "Surname, Name" (the console search's rule). */
+  name?: string;
   page?: number;
   per_page?: number;
+}
+
+/** "Müller, Anna" -> surname and first name; "Anna Müller" -> both orders; "Müller" -> either name. */
+export function nameParts(q: string): string[] {
+  return q.split(/\s*,\s*|\s+/).filter(Boolean).slice(0, 2);
 }
 
 export async function listCustomers(
@@ -25,6 +32,7 @@ export async function listCustomers(
       ...(input.foreign_id !== undefined ? { foreignId: input.foreign_id.trim() } : {}),
       // E-mail addresses are compared case-insensitively: clients store them in any case.
       ...(input.email !== undefined ? { email: input.email.trim().toLowerCase() } : {}),
+      ...(input.name !== undefined && input.name.trim() ? { name: nameParts(input.name) } : {}),
     },
     { limit: perPage, offset: (page - 1) * perPage },
   );

@@ -8,11 +8,13 @@ import type { Ctx } from '../context.ts';
 import { setSlotCapacity } from '../schedules/setCapacities.ts';
 import { addDays, localDateOf, weekdayIndex, zonedInstant } from '../time.ts';
 import { demoCatalogue, DEMO_ZONE } from './demoCatalogue.ts';
+import { seedDemoShop } from './demoShop.ts';
 
 export async function seedDemo(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<Summary> {
   const today = localDateOf(ctx.clock.now(), DEMO_ZONE);
   const summary = await importCatalogue(ctx, { document: demoCatalogue(today) });
   await demoSlotOverride(ctx, today);
+  await seedDemoShop(ctx);
   return summary!;
 }
 

@@ -113,6 +113,10 @@ export interface ScanView {
   scannedAt: Date;
   location: string | null;
   device: { id: number; name: string } | null;
+  /** already_used: the barcode's last admitted entry; null otherwise and in stored answers. */
+  usedAt?: Date | null;
+  /** not_yet_valid: when the entry window opens; null otherwise and in stored answers. */
+  opensAt?: Date | null;
   /** Current verdict differs from what the gate was told (a later-arriving earlier scan). */
   revised: boolean;
 }

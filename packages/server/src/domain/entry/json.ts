@@ -23,6 +23,8 @@ export function scanJson(s: ScanView, instanceZone: string) {
     location: s.location,
     device: s.device,
     revised: s.revised,
+    used_at: s.usedAt ? isoInZone(s.usedAt, zone) : null,
+    entry_opens_at: s.opensAt ? isoInZone(s.opensAt, zone) : null,
   };
 }
 export type ScanJson = ReturnType<typeof scanJson>;

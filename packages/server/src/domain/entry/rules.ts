@@ -3,7 +3,7 @@
 // verb feeds them rows and instants, the tests feed them lists.
 import { localDateOf, startOfLocalDay, addDays } from '../time.ts';
 
-export const RESULTS = ['valid', 'already_used', 'not_yet_valid', 'expired', 'cancelled', 'wrong_museum', 'unknown'] as const;
+export const RESULTS = ['valid', 'already_used', 'not_entered', 'not_yet_valid', 'expired', 'cancelled', 'wrong_museum', 'unknown'] as const;
 export type ScanResult = (typeof RESULTS)[number];
 export type Direction = 'entry' | 'exit';
 
@@ -74,6 +74,8 @@ export interface BarcodeState {
  * while entries are left, or, with re-entry, when the holder has left again (a re-entry does not
  * use an entry); an exit is valid when somebody is inside. So of two scans of a single-entry
  * barcode the earlier one is `valid` and the later `already_used`, whichever arrived first.
+ * An exit of a barcode that was never admitted is `not_entered`: nobody used it, so telling the
+ * gate "already used" would send staff looking for a visit that did not happen.
  * `from` continues from a stored state (a scan later than every stored one: the usual case).
  */
 export function replay(
@@ -99,7 +101,8 @@ export function replay(
         state.lastEntryAt = s.scannedAt;
       }
     }
-    results.set(s.id, ok ? 'valid' : 'already_used');
+    const refused: ScanResult = s.direction === 'exit' && state.entriesUsed === 0 ? 'not_entered' : 'already_used';
+    results.set(s.id, ok ? 'valid' : refused);
   }
   return { results, state };
 }

@@ -13,7 +13,7 @@ import { newEventId } from '../events/record.ts';
 import { doorLocale, titleIn, type BarcodeFacts, type ScanView, type StoredState } from './internal.ts';
 import { scanJson, type ScanJson } from './json.ts';
 import { scanMessage } from './messages.ts';
-import { replay, type BarcodeState, type Direction, type ScanResult } from './rules.ts';
+import { entryWindow, replay, type BarcodeState, type Direction, type ScanResult } from './rules.ts';
 import type { ScanInput } from './scanBarcode.ts';
 
 /** The id a scan not yet inserted sorts with: after every stored scan of the same instant. */
@@ -92,7 +92,12 @@ export async function storeScan(db: DbOrTx, ctx: Ctx, s: Stored): Promise<Stored
   const f = s.facts;
   const d = await decide(db, s);
   const locale = doorLocale(ctx.config);
-  const message = scanMessage(locale, s.direction, d.result);
+  const zone = f?.item.zone ?? ctx.config.zone;
+  // What the refusal needs: the last admitted entry (the state before a refused scan keeps it) and
+  // the window's opening for a ticket scanned too early.
+  const usedAt = d.result === 'already_used' && s.direction === 'entry' ? (d.state?.lastEntryAt ?? s.state?.lastEntryAt ?? null) : null;
+  const opensAt = d.result === 'not_yet_valid' && f ? entryWindow(f.item, f.rule.earlyMinutes).opens : null;
+  const message = scanMessage(locale, s.direction, d.result, { usedAt, opensAt, scannedAt: d.scannedAt, zone });
   const museumId = f?.museumId ?? (ctx.principal.museumIds.length === 1 ? ctx.principal.museumIds[0]! : null);
   const p = ctx.principal;
   const view: ScanView = {
@@ -100,7 +105,7 @@ export async function storeScan(db: DbOrTx, ctx: Ctx, s: Stored): Promise<Stored
     ticket: f ? { id: f.product.id, title: titleIn(f.product.title, locale) } : null,
     startAt: f?.item.startAt ?? null, zone: f?.item.zone ?? null, orderId: f?.orderId ?? null, museumId,
     entriesUsed: d.entriesUsed, entriesAllowed: f?.rule.entriesAllowed ?? 0, scannedAt: d.scannedAt, location: s.input.location ?? null,
-    device: p.kind === 'account' ? { id: p.accountId, name: p.accountName } : null, revised: false,
+    device: p.kind === 'account' ? { id: p.accountId, name: p.accountName } : null, revised: false, usedAt, opensAt,
   };
   const state = f && d.state
     ? { barcode_id: f.barcodeId, order_item_id: f.itemId, museum_id: f.museumId, entries_used: d.state.entriesUsed, inside_people: d.state.insidePeople, last_entry_at: d.state.lastEntryAt, last_scan_at: d.scannedAt, updated_at: s.now }

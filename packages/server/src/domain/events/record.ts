@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'payment.failed',
   'refund.succeeded',
   'refund.failed',
+  'order.rebooked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

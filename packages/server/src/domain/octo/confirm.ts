@@ -7,7 +7,7 @@ import type { Ctx } from '../context.ts';
 import { finalizeOrder } from '../orders/finalizeOrder.ts';
 import { orderCancelled, orderExpired } from '../orders/finalize.ts';
 import { reload } from '../orders/internal.ts';
-import { ownBooking, viewOf, within, type OctoBooking, type OctoUnitItemRecord } from './internal.ts';
+import { ownBooking, targetOfItem, viewOf, within, type OctoBooking, type OctoUnitItemRecord } from './internal.ts';
 import { replaceOctoOrder } from './rebook.ts';
 
 export interface OctoConfirmInput {
@@ -28,7 +28,7 @@ export async function confirmOctoBooking(ctx: Ctx, uuid: string, input: OctoConf
     const item = order.items.find((i) => i.status === 'active');
     if (input.unitItems && item && input.unitItems.length !== item.quantity) {
       orderId = await replaceOctoOrder(tx, ctx, order, {
-        target: { productId: rec.productId, optionId: rec.optionId, availabilityId: rec.availabilityId, ticketId: item.ticketId!, time: item.startAt.toISOString() },
+        target: targetOfItem(rec, item),
         quantity: input.unitItems.length,
         notes: rec.notes,
         resellerReference,

@@ -20,9 +20,23 @@ export interface OctoTarget {
   productId: string;
   optionId: string;
   availabilityId: string;
-  ticketId: number;
+  /** What the order item books: a ticket, an event date, or a tour (in one of its languages). */
+  kind: 'Ticket' | 'Event' | 'Tour';
+  /** The ticket, event date or tour id. */
+  id: number;
+  languageId?: number | undefined;
   /** The order item's `time`: an ISO instant, or a date for a day ticket. */
   time: string;
+}
+
+/** The target a booking's live order item books, to re-place it with another count. */
+export function targetOfItem(
+  rec: Pick<OctoBookingRow, 'productId' | 'optionId' | 'availabilityId'>,
+  item: { type: string; ticketId: number | null; eventDateId: number | null; tourId: number | null; languageId: number | null; startAt: Date },
+): OctoTarget {
+  const kind = item.type === 'Event' ? 'Event' : item.type === 'Tour' ? 'Tour' : 'Ticket';
+  const id = (kind === 'Event' ? item.eventDateId : kind === 'Tour' ? item.tourId : item.ticketId)!;
+  return { productId: rec.productId, optionId: rec.optionId, availabilityId: rec.availabilityId, kind, id, languageId: item.languageId ?? undefined, time: item.startAt.toISOString() };
 }
 
 /** The reseller account acting; OCTO is for reseller tokens only. */

@@ -9,6 +9,7 @@ import type { Ctx } from '../context.ts';
 import { cancelOrder } from '../orders/cancelOrder.ts';
 import { createOrder } from '../orders/createOrder.ts';
 import type { OrderView } from '../orders/internal.ts';
+import type { OrderItemInput } from '../orders/items.ts';
 import { within, type OctoTarget } from './internal.ts';
 
 export interface PlaceInput {
@@ -21,10 +22,17 @@ export interface PlaceInput {
   expirationMinutes?: number | undefined;
 }
 
+/** The go~mus order item a target books (the same item the go~mus API takes). */
+function itemOf(t: OctoTarget, quantity: number): OrderItemInput {
+  if (t.kind === 'Event') return { type: 'Event', attributes: { id: t.id, quantity } };
+  if (t.kind === 'Tour') return { type: 'Tour', attributes: { id: t.id, quantity, start_time: t.time, ...(t.languageId !== undefined ? { language_id: t.languageId } : {}) } };
+  return { type: 'Ticket', attributes: { id: t.id, quantity, time: t.time } };
+}
+
 export async function placeOctoOrder(tx: Tx, ctx: Ctx, input: PlaceInput): Promise<OrderView> {
   const c = within(ctx, tx);
   const { order } = await createOrder(c, {
-    items: [{ type: 'Ticket', attributes: { id: input.target.ticketId, quantity: input.quantity, time: input.target.time } }],
+    items: [itemOf(input.target, input.quantity)],
     ...(input.notes !== null ? { comment: input.notes } : {}),
     ...(input.resellerReference !== null ? { reference: input.resellerReference } : {}),
     finalize: input.finalize,

@@ -9,7 +9,7 @@ import type { Ctx } from '../context.ts';
 import { orderCancelled, orderExpired } from '../orders/finalize.ts';
 import { findOrder, reload } from '../orders/internal.ts';
 import { updateOrder } from '../orders/updateOrder.ts';
-import { cancellableUntil, ownBooking, pastCutoff, viewOf, within, type OctoBooking, type OctoTarget, type OctoUnitItemRecord } from './internal.ts';
+import { cancellableUntil, ownBooking, targetOfItem, pastCutoff, viewOf, within, type OctoBooking, type OctoTarget, type OctoUnitItemRecord } from './internal.ts';
 import { replaceOctoOrder } from './rebook.ts';
 
 export interface OctoUpdateInput {
@@ -39,7 +39,7 @@ export async function changeOctoBooking(ctx: Ctx, uuid: string, input: OctoUpdat
     const quantity = input.unitItems?.length ?? item.quantity;
     let orderId = rec.orderId;
     if (input.target || quantity !== item.quantity) {
-      const target = input.target ?? { productId: rec.productId, optionId: rec.optionId, availabilityId: rec.availabilityId, ticketId: item.ticketId!, time: item.startAt.toISOString() };
+      const target = input.target ?? targetOfItem(rec, item);
       orderId = await replaceOctoOrder(tx, ctx, order, { target, quantity, notes, resellerReference, testMode: rec.testMode, finalize: confirmed, expirationMinutes: input.expirationMinutes });
     } else if (!confirmed) {
       if (input.notes !== undefined || input.resellerReference !== undefined) await updateOrder(within(ctx, tx), String(orderId), { comment: notes, reference: resellerReference });

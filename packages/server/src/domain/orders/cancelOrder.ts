@@ -2,8 +2,11 @@
 // The order row is locked first, so concurrent cancellations serialise; capacity is released by
 // a guarded UPDATE (released_at IS NULL) in the capacity module, so cancelling twice releases
 // nothing the second time. The order becomes cancelled when no active item is left; its total
-// is the sum of the items still active.
+// is the sum of the items still active. A part of an item (`parts`: some of its quantity) is first
+// split off into an item of its own (db/repositories/orderSplit.ts), which is then cancelled like
+// any other, so its capacity, barcodes and credit note follow the same path.
 import { cancelItems, itemsOfOrder, updateOrderRow } from '../../db/repositories/orders.ts';
+import { splitOrderItem } from '../../db/repositories/orderSplit.ts';
 import { transaction } from '../../db/transaction.ts';
 import { releaseCapacity } from '../capacity/releaseCapacity.ts';
 import type { Ctx } from '../context.ts';
@@ -14,7 +17,27 @@ import { voidBarcodes } from './barcodes.ts';
 import { orderExpired } from './finalize.ts';
 import { findOrder, orderEventScope, reload, statusAt, type OrderView } from './internal.ts';
 
-export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids?: number[] }): Promise<OrderView> {
+export interface CancelInput {
+  item_ids?: number[];
+  /** Some units of an item: the rest of it stays active. */
+  parts?: Array<{ item_id: number; quantity: number }>;
+}
+
+/** Why these parts cannot be cancelled (English, for the API's `errors`), or none. */
+export function partProblems(items: Array<{ id: number; status: string; quantity: number }>, parts: CancelInput['parts']): string[] {
+  const out: string[] = [];
+  for (const p of parts ?? []) {
+    const item = items.find((i) => i.id === p.item_id);
+    if (!item) out.push(`order item ${p.item_id} is not part of this order`);
+    else if (item.status !== 'active') out.push(`order item ${p.item_id} is already cancelled`);
+    else if (!Number.isInteger(p.quantity) || p.quantity < 1 || p.quantity > item.quantity) {
+      out.push(`order item ${p.item_id}: quantity must be between 1 and ${item.quantity}`);
+    }
+  }
+  return out;
+}
+
+export async function cancelOrder(ctx: Ctx, idOrToken: string, input: CancelInput): Promise<OrderView> {
   // The answer is read before the commit, from the transaction that made it.
   return transaction(ctx.db, async (tx) => {
     const order = await findOrder(tx, ctx, idOrToken, true);
@@ -22,8 +45,15 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: { item_ids
     const status = statusAt(order, now);
     if (status === 'cancelled') return reload(tx, ctx, order.id);
     if (status === 'expired') throw orderExpired();
-    const items = await itemsOfOrder(tx, order.id);
-    const named = input.item_ids ?? [];
+    let items = await itemsOfOrder(tx, order.id);
+    const problems = partProblems(items, input.parts);
+    if (problems.length) throw new DomainError('VALIDATION_FAILED', 'order could not be cancelled', { errors: problems });
+    const named = [...(input.item_ids ?? [])];
+    for (const p of input.parts ?? []) {
+      const item = items.find((i) => i.id === p.item_id)!;
+      named.push(p.quantity < item.quantity ? await splitOrderItem(tx, item.id, p.quantity) : item.id);
+    }
+    if (input.parts?.length) items = await itemsOfOrder(tx, order.id);
     const unknown = named.filter((n) => !items.some((i) => i.id === n));
     if (unknown.length) {
       throw new DomainError('VALIDATION_FAILED', 'order could not be cancelled', {

@@ -21,6 +21,7 @@ import { requestHash } from './hash.ts';
 import { reload, type OrderView } from './internal.ts';
 import { prepareItems, type OrderItemInput, type PreparedItem } from './items.ts';
 import { placeOrder, type PlaceOrder } from './placeOrder.ts';
+import { discountItems, recordUses } from '../vouchers/promoApply.ts';
 
 export interface CreateOrderInput {
   foreign_id?: string;
@@ -31,6 +32,8 @@ export interface CreateOrderInput {
   items: OrderItemInput[];
   total?: number;
   finalize?: boolean;
+  /** Promo codes (docs/vouchers.md): applied inside the price calculation below. */
+  codes?: string[];
 }
 
 function accountOf(ctx: Ctx): number {
@@ -63,6 +66,7 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   // closures, past dates, quantity above capacity). Those rows come from the process memo, so a
   // valid order usually reaches its write without a query, and an invalid one writes nothing.
   const items = await prepareItems(ctx.db, ctx, input.items);
+  const applied = input.codes?.length ? await discountItems(ctx, input.codes, items) : [];
   const total = items.reduce((s, i) => s + i.priceCents, 0);
   if (input.total !== undefined && input.total !== total) {
     throw new DomainError('TOTAL_MISMATCH', `total ${input.total} does not match the sum of the items (${total} cents)`);
@@ -90,7 +94,7 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   try {
     // The answer is built from the rows the write returns: a 201 is only sent for what
     // committed, and a failure after the commit cannot turn a stored order into an error.
-    if (!hasCustomer && !hasReservations && !limited && !inTransaction(ctx.db)) {
+    if (!hasCustomer && !hasReservations && !limited && applied.length === 0 && !inTransaction(ctx.db)) {
       // The common case: the single order_place statement is the whole transaction.
       return { order: await placeOrder(ctx.db, ctx, { ...order, customerId: null, reservationIds: [] }), replayed: false };
     }
@@ -112,7 +116,10 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
       const reservationIds = await consumeReservations(tx, ctx, items);
       // After the reservations' row locks, before the pools' locks (locks.ts).
       if (limited) await checkHoldLimits(tx, ctx, resolved, { exceptReservationTokens: items.flatMap((i) => i.reservationTokens) });
-      return { order: await placeOrder(tx, ctx, { ...order, customerId, reservationIds }), replayed: false };
+      const placed = await placeOrder(tx, ctx, { ...order, customerId, reservationIds });
+      // In the order's transaction: a code past its limits rolls the whole order back.
+      if (applied.length) await recordUses(tx, ctx, placed.id, applied, emailOf(input.customer));
+      return { order: placed, replayed: false };
     });
   } catch (err) {
     if (foreignId && isForeignIdViolation(err)) {
@@ -143,4 +150,9 @@ async function consumeReservations(tx: Tx, ctx: Ctx, items: PreparedItem[]): Pro
   });
   if (errors.length) throw new DomainError('VALIDATION_FAILED', 'order could not be saved', { errors });
   return rows.map((r) => r.id);
+}
+
+function emailOf(customer: object | undefined): string | null {
+  const e = (customer as { email?: unknown } | undefined)?.email;
+  return typeof e === 'string' && e.trim() ? e.trim().toLowerCase() : null;
 }

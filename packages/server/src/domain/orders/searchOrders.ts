@@ -14,6 +14,8 @@ export interface OrderHit {
   museumIds: number[];
   customerName: string | null;
   customerEmail: string | null;
+  /** The earliest visit (item start) of the order, if it has items. */
+  visitAt: Date | null;
 }
 
 export async function searchOrders(ctx: Ctx, input: { q: string; limit?: number }): Promise<OrderHit[]> {
@@ -22,14 +24,21 @@ export async function searchOrders(ctx: Ctx, input: { q: string; limit?: number 
   const limit = Math.min(input.limit ?? 50, 200);
   const search: OrderSearch = {};
   if (/^\d{1,9}$/.test(q)) search.orderId = Number(q);
+  // Part of a number typed from a phone call or a crumpled ticket: order numbers from 3 digits,
+  // barcodes from 6, by prefix.
+  if (/^\d{3,9}$/.test(q)) search.orderIdPrefix = q;
+  const digits = q.replace(/[\s-]/g, '');
   const code = normaliseBarcode(q);
   if (code) search.barcode = code;
+  else if (/^\d{6,12}$/.test(digits)) search.barcodePrefix = digits;
   if (q.includes('@')) search.email = q;
-  else if (q.length >= 2) {
-    // "Mustermann", "Erika", or "Erika Mustermann": surname or first name by prefix, or both.
-    const parts = q.split(/\s+/);
-    search.name = q;
+  else if (q.length >= 2 && !/^[\d\s-]+$/.test(q)) {
+    // "Mustermann", "Erika", "Erika Mustermann" or "Mustermann, Erika": surname or first name by
+    // prefix, or both in either order; spelling variants are folded in SQL (atrium_search_text).
+    const parts = q.split(/\s*,\s*|\s+/).filter(Boolean);
+    search.name = q.replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
     if (parts.length === 2) search.fullName = [parts[0]!, parts[1]!];
+    if (parts.length === 2 && q.includes(',')) search.name = parts[0]!;
   }
   const rows = await searchOrderRows(ctx.db, orderScope(ctx.principal), search, limit);
   const now = ctx.clock.now();
@@ -42,5 +51,6 @@ export async function searchOrders(ctx: Ctx, input: { q: string; limit?: number 
     museumIds: r.museumIds,
     customerName: r.surname !== null ? `${r.name ?? ''} ${r.surname}`.trim() : null,
     customerEmail: r.email,
+    visitAt: r.visitAt,
   }));
 }

@@ -30,6 +30,8 @@ export const CONSOLE_ACTIONS = {
   'partners.view': ADMINS,
   'partners.edit': ADMINS,
   'audit.view': ADMINS,
+  /** The visitor shop's settings (instance-wide). */
+  'shop.settings': ADMINS,
   'users.manage': ADMINS,
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type ConsoleAction = keyof typeof CONSOLE_ACTIONS;

@@ -82,9 +82,9 @@ export async function ticketOfRequest(body: Body, bookable: (id: number) => Prom
   return t;
 }
 
-const dateOrNull = (v: unknown) => (typeof v === 'string' && isValidDate(v) ? v : null);
+export const dateOrNull = (v: unknown) => (typeof v === 'string' && isValidDate(v) ? v : null);
 
-function rangeOf(start: unknown, end: unknown): [string, string] {
+export function rangeOf(start: unknown, end: unknown): [string, string] {
   const from = dateOrNull(start);
   const to = dateOrNull(end);
   if (!from || !to) throw badRequest('localDateStart and localDateEnd must both be dates (YYYY-MM-DD)');

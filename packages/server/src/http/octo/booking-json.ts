@@ -25,7 +25,33 @@ function ticket(options: Array<{ deliveryFormat: string; deliveryValue: string }
   return { redemptionMethod: 'DIGITAL', utcRedeemedAt: null, deliveryOptions: options };
 }
 
-export async function bookingOf(req: FastifyRequest, b: OctoBooking, t: TicketRow | null, v: View) {
+/** What a booking answer shows of its product: the product, option, availability and prices. */
+export interface BookingShape {
+  product: ReturnType<typeof productOf> | Record<string, unknown> & { options: Array<{ id: string }> };
+  availability: Record<string, unknown> | null;
+  unitPricing: Record<string, unknown> | null;
+  pricing: Record<string, unknown> | null;
+}
+
+/** The shape of a ticket booking (its slot as it is now). */
+export async function ticketShape(req: FastifyRequest, b: OctoBooking, t: TicketRow, v: View): Promise<BookingShape> {
+  const r = b.record;
+  const item = b.order.items.find((i) => i.status === 'active') ?? b.order.items.at(-1);
+  let availability = null;
+  if (item) {
+    const found = await slotOf(req, t, r.availabilityId);
+    const slot: Slot = found?.slot ?? { start: item.startAt, left: 0, capacity: null };
+    availability = availabilityOf(t, found?.date ?? parseAvailabilityId(t, r.availabilityId)?.date ?? r.availabilityId.slice(0, 10), slot, v);
+  }
+  return {
+    product: productOf(t, v),
+    availability,
+    unitPricing: v.applied.pricing ? pricingOf(t, v) : null,
+    pricing: v.applied.pricing ? pricingOf(t, v, r.unitItems.length) : null,
+  };
+}
+
+export async function bookingOf(req: FastifyRequest, b: OctoBooking, shape: BookingShape | null, v: View) {
   const { record: r, order } = b;
   const status = STATUS[order.status];
   const now = req.ctx.clock.now();
@@ -37,14 +63,10 @@ export async function bookingOf(req: FastifyRequest, b: OctoBooking, t: TicketRo
   const codes = order.status === 'finalized' ? (item?.barcodes ?? []).filter((c) => c.status !== 'void').map((c) => c.code) : [];
   const until = cancellableUntil(req.ctx, order);
   const cancellable = status === 'ON_HOLD' || (status === 'CONFIRMED' && (until === null || now < until));
-  const product = t ? productOf(t, v) : null;
-  let availability = null;
-  if (t && item) {
-    const found = await slotOf(req, t, r.availabilityId);
-    const slot: Slot = found?.slot ?? { start: item.startAt, left: 0, capacity: null };
-    availability = availabilityOf(t, found?.date ?? parseAvailabilityId(t, r.availabilityId)?.date ?? r.availabilityId.slice(0, 10), slot, v);
-  }
-  const unitPricing = t && v.applied.pricing ? pricingOf(t, v) : null;
+  const product = shape?.product ?? null;
+  const option = product?.options.find((o) => o.id === r.optionId) ?? product?.options[0];
+  const availability = item ? (shape?.availability ?? null) : null;
+  const unitPricing = shape?.unitPricing ?? null;
   return {
     id: r.uuid,
     uuid: r.uuid,
@@ -60,7 +82,7 @@ export async function bookingOf(req: FastifyRequest, b: OctoBooking, t: TicketRo
     productId: r.productId,
     ...(product ? { product } : {}),
     optionId: r.optionId,
-    ...(product ? { option: product.options[0] } : {}),
+    ...(option ? { option } : {}),
     cancellable,
     cancellation: r.cancellation ?? null,
     freesale: false,
@@ -81,6 +103,6 @@ export async function bookingOf(req: FastifyRequest, b: OctoBooking, t: TicketRo
       ticket: ticket([...(codes[i] ? [{ deliveryFormat: 'QRCODE', deliveryValue: codes[i]! }] : []), ...(pdf ? [{ deliveryFormat: 'PDF_URL', deliveryValue: pdf }] : [])]),
       ...(unitPricing ? { pricing: unitPricing } : {}),
     })),
-    ...(t && v.applied.pricing ? { pricing: pricingOf(t, v, r.unitItems.length) } : {}),
+    ...(shape?.pricing ? { pricing: shape.pricing } : {}),
   };
 }

@@ -16,7 +16,9 @@ import { reserveOctoBooking } from '../../domain/octo/reserve.ts';
 import { changeOctoBooking } from '../../domain/octo/update.ts';
 import { isValidDate } from '../../domain/time.ts';
 import { ticketOfRequest, slotOf } from './availability.ts';
-import { bookingOf } from './booking-json.ts';
+import { bookingOf, ticketShape } from './booking-json.ts';
+import { offerOf, offerOfRequest, offerShape, offerStartOf } from './offer-routes.ts';
+import { offerIdOf, type OfferRow } from './offers.ts';
 import { badRequest, fromDomain, invalidAvailability, invalidUnit, unprocessable } from './errors.ts';
 import { OPTION_ID, ticketIdOf, unitIdOf } from './ids.ts';
 import { hidden, routeConfig, viewOf } from './common.ts';
@@ -53,15 +55,19 @@ function contactIn(v: unknown): Record<string, unknown> | undefined {
   return c;
 }
 
+/** What a booking sells: a ticket, or an event or tour (offers.ts). */
+type Sold = { kind: 'Ticket'; t: TicketRow } | { kind: 'Offer'; o: OfferRow };
+const unitOfSold = (s: Sold) => (s.kind === 'Ticket' ? unitIdOf(s.t) : unitIdOf(s.o));
+
 /** unitItems as sent: a non-empty list of this product's unit (UNPROCESSABLE_ENTITY when empty). */
-function unitItemsIn(v: unknown, t: TicketRow, required: boolean): OctoUnitItemRecord[] | undefined {
+function unitItemsIn(v: unknown, sold: Sold, required: boolean): OctoUnitItemRecord[] | undefined {
   if (v === undefined && !required) return undefined;
   if (!Array.isArray(v) || v.length === 0) throw unprocessable('unitItems must list at least one unit');
   if (v.length > 1000) throw unprocessable('too many unitItems');
   const seen = new Set<string>();
   return v.map((u: unknown) => {
     const x = (u && typeof u === 'object' ? u : {}) as Record<string, unknown>;
-    if (x.unitId !== unitIdOf(t)) throw invalidUnit(typeof x.unitId === 'string' ? x.unitId : '');
+    if (x.unitId !== unitOfSold(sold)) throw invalidUnit(typeof x.unitId === 'string' ? x.unitId : '');
     let uuid = uuidOf(x.uuid);
     if (seen.has(uuid)) uuid = randomUUID();
     seen.add(uuid);
@@ -76,20 +82,34 @@ function minutes(v: unknown): number | undefined {
 }
 
 /** The product, option and availability a body names, checked in that order. */
-async function targetOf(req: FastifyRequest, b: Body): Promise<{ t: TicketRow; target: OctoTarget }> {
+async function targetOf(req: FastifyRequest, b: Body): Promise<{ sold: Sold; target: OctoTarget }> {
+  const availabilityId = typeof b.availabilityId === 'string' ? b.availabilityId : '';
+  if (offerIdOf(b.productId)) {
+    const { o, languageId } = await offerOfRequest(req, b);
+    const s = await offerStartOf(req, o, b.availabilityId);
+    if (!s) throw invalidAvailability(availabilityId);
+    const id = o.kind === 'Event' ? s.eventDateId! : o.id;
+    return { sold: { kind: 'Offer', o }, target: { productId: b.productId as string, optionId: b.optionId as string, availabilityId, kind: o.kind, id, languageId, time: s.start.toISOString() } };
+  }
   const t = await ticketOfRequest(b, (id) => bookableTicket(req.ctx, id));
   const found = await slotOf(req, t, b.availabilityId);
-  if (!found) throw invalidAvailability(typeof b.availabilityId === 'string' ? b.availabilityId : '');
-  return { t, target: { productId: b.productId as string, optionId: OPTION_ID, availabilityId: b.availabilityId as string, ticketId: t.id, time: found.time } };
+  if (!found) throw invalidAvailability(availabilityId);
+  return { sold: { kind: 'Ticket', t }, target: { productId: b.productId as string, optionId: OPTION_ID, availabilityId, kind: 'Ticket', id: t.id, time: found.time } };
 }
 
-async function ticketOfBooking(req: FastifyRequest, b: OctoBooking): Promise<TicketRow | null> {
+async function soldOfBooking(req: FastifyRequest, b: OctoBooking): Promise<Sold | null> {
+  const o = await offerOf(req, b.record.productId);
+  if (o) return { kind: 'Offer', o };
   const id = ticketIdOf(b.record.productId);
-  return id === null ? null : bookableTicket(req.ctx, id);
+  const t = id === null ? null : await bookableTicket(req.ctx, id);
+  return t ? { kind: 'Ticket', t } : null;
 }
 
 async function answer(req: FastifyRequest, b: OctoBooking) {
-  return bookingOf(req, b, await ticketOfBooking(req, b), viewOf(req));
+  const v = viewOf(req);
+  const sold = await soldOfBooking(req, b);
+  const shape = !sold ? null : sold.kind === 'Ticket' ? await ticketShape(req, b, sold.t, v) : await offerShape(req, b, sold.o, v);
+  return bookingOf(req, b, shape, v);
 }
 
 /** Domain refusals of a booking route in OCTO terms (unknown, foreign or expired → the uuid). */
@@ -110,8 +130,8 @@ export async function bookingRoutes(app: FastifyInstance) {
   app.post('/bookings', { config, schema }, async (req) => {
     const b = bodyOf(req);
     const uuid = uuidOf(b.uuid);
-    const { t, target } = await targetOf(req, b);
-    const unitItems = unitItemsIn(b.unitItems, t, true)!;
+    const { sold, target } = await targetOf(req, b);
+    const unitItems = unitItemsIn(b.unitItems, sold, true)!;
     const booking = await onBooking(uuid, () =>
       reserveOctoBooking(req.ctx, {
         uuid, target, unitItems,
@@ -131,9 +151,9 @@ export async function bookingRoutes(app: FastifyInstance) {
     // The booking is read first only when unit items must be checked against its product.
     let unitItems: OctoUnitItemRecord[] | undefined;
     if (b.unitItems !== undefined) {
-      const t = await ticketOfBooking(req, await onBooking(uuid, () => getOctoBooking(req.ctx, uuid)));
-      if (!t) throw unprocessable('the product of this booking is no longer sold');
-      unitItems = unitItemsIn(b.unitItems, t, false);
+      const sold = await soldOfBooking(req, await onBooking(uuid, () => getOctoBooking(req.ctx, uuid)));
+      if (!sold) throw unprocessable('the product of this booking is no longer sold');
+      unitItems = unitItemsIn(b.unitItems, sold, false);
     }
     const booking = await onBooking(uuid, () =>
       confirmOctoBooking(req.ctx, uuid, { contact: contactIn(b.contact) ?? {}, resellerReference: text(b.resellerReference, 'resellerReference'), unitItems }),
@@ -153,12 +173,12 @@ export async function bookingRoutes(app: FastifyInstance) {
     const current = await onBooking(uuid, () => getOctoBooking(req.ctx, uuid));
     const moves = b.productId !== undefined || b.optionId !== undefined || b.availabilityId !== undefined;
     const merged = { productId: current.record.productId, optionId: current.record.optionId, availabilityId: current.record.availabilityId, ...b };
-    const { t, target } = moves ? await targetOf(req, merged) : { t: await ticketOfBooking(req, current), target: undefined };
-    if (!t) throw unprocessable('the product of this booking is no longer sold');
+    const { sold, target } = moves ? await targetOf(req, merged) : { sold: await soldOfBooking(req, current), target: undefined };
+    if (!sold) throw unprocessable('the product of this booking is no longer sold');
     const booking = await onBooking(uuid, () =>
       changeOctoBooking(req.ctx, uuid, {
         target,
-        unitItems: unitItemsIn(b.unitItems, t, false),
+        unitItems: unitItemsIn(b.unitItems, sold, false),
         notes: text(b.notes, 'notes'),
         resellerReference: text(b.resellerReference, 'resellerReference'),
         contact: contactIn(b.contact),

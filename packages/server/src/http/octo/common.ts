@@ -18,6 +18,6 @@ export const hidden = { hide: true };
 export function viewOf(req: FastifyRequest): View {
   const applied = requested(req);
   const lang = contentLanguage(req, req.ctx.config.locales);
-  return { applied, lang, currency: req.ctx.config.currency, principal: req.principal, cutoffHours: req.ctx.config.octoCancellationCutoffHours };
+  return { applied, lang, currency: req.ctx.config.currency, principal: req.principal, cutoffHours: req.ctx.config.octoCancellationCutoffHours, origin: `${req.protocol}://${req.host}` };
 }
 

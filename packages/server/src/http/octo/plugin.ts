@@ -14,6 +14,8 @@ import { hidden, routeConfig, viewOf } from './common.ts';
 import { calendar, check, ticketOfRequest } from './availability.ts';
 import { ticketIdOf } from './ids.ts';
 import { bookingRoutes } from './bookings.ts';
+import { offerCalendar, offerCheck, offerOf, offerOfRequest, offerProduct, offerProducts } from './offer-routes.ts';
+import { offerIdOf } from './offers.ts';
 
 export async function octoRoutes(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -57,9 +59,12 @@ export async function octoRoutes(app: FastifyInstance) {
 
   app.get('/products', { config, schema }, async (req) => {
     const v = viewOf(req);
-    return (await listBookableTickets(req.ctx)).map((t) => productOf(t, v));
+    return [...(await listBookableTickets(req.ctx)).map((t) => productOf(t, v)), ...(await offerProducts(req, v))];
   });
   app.get<{ Params: { id: string } }>('/products/:id', { config, schema }, async (req) => {
+    const o = await offerOf(req, req.params.id);
+    const p = o ? await offerProduct(req, o, viewOf(req)) : null;
+    if (p) return p;
     const ticketId = ticketIdOf(req.params.id);
     const t = ticketId === null ? null : await bookableTicket(req.ctx, ticketId);
     if (!t) throw invalidProduct(req.params.id);
@@ -70,11 +75,13 @@ export async function octoRoutes(app: FastifyInstance) {
   const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {});
   app.post('/availability/calendar', { config, schema }, async (req) => {
     const b = body(req);
+    if (offerIdOf(b.productId)) return offerCalendar(req, (await offerOfRequest(req, b)).o, b, viewOf(req));
     const t = await ticketOfRequest(b, bookable(req));
     return calendar(req, t, b, viewOf(req));
   });
   app.post('/availability', { config, schema }, async (req) => {
     const b = body(req);
+    if (offerIdOf(b.productId)) return offerCheck(req, (await offerOfRequest(req, b)).o, b, viewOf(req));
     const t = await ticketOfRequest(b, bookable(req));
     return check(req, t, b, viewOf(req));
   });

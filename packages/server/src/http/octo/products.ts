@@ -15,13 +15,22 @@ export interface View {
   currency: string;
   principal: Principal;
   cutoffHours: number;
+  /** This server's origin as the platform reached it: OCTO media URLs must be absolute. */
+  origin: string;
+}
+
+/** octo/content media: the record's picture (docs/api-contract.md §23) as its cover, or none. */
+export function mediaOf(picture: Record<string, string | null> | null | undefined, v: View) {
+  const src = picture?.detail ?? picture?.original;
+  if (!picture || !src) return [];
+  return [{ src: `${v.origin}${src}`, type: 'image/jpeg', rel: 'COVER', title: picture.title ?? null, caption: picture.description ?? null, copyright: picture.copyright_info ?? null }];
 }
 
 export const DELIVERY_FORMATS = ['QRCODE', 'PDF_URL'] as const;
 export const DELIVERY_METHODS = ['TICKET', 'VOUCHER'] as const;
 
 /** OCTO Pricing of `cents` charged at the ticket's VAT: retail incl. tax, net = the reseller's price. */
-export function pricingOf(t: TicketRow, v: View, quantity = 1) {
+export function pricingOf(t: Pick<TicketRow, 'priceCents' | 'resellerPriceCents' | 'vatPct' | 'taxIncluded'>, v: View, quantity = 1) {
   const gross = (cents: number) => lineAmounts({ total_cents: cents * quantity, vat_pct: t.vatPct, tax_included: t.taxIncluded });
   const retail = gross(t.priceCents);
   const net = gross(priceFor(v.principal, t));
@@ -63,7 +72,7 @@ function optionOf(t: TicketRow, v: View) {
     restrictions: { minUnits: t.minPersons, maxUnits: t.maxPersons },
     units: [unitOf(t, v)],
     ...(v.applied.content
-      ? { title: textIn(t.title, v.lang), shortDescription: textIn(t.subTitle, v.lang) || '', description: '', features: [], faqs: [], media: [], locations: [], durationMinutesFrom: t.entryDuration ?? null, durationMinutesTo: null, commentary: [] }
+      ? { title: textIn(t.title, v.lang), shortDescription: textIn(t.subTitle, v.lang) || '', description: '', features: [], faqs: [], media: mediaOf(t.picture, v), locations: [], durationMinutesFrom: t.entryDuration ?? null, durationMinutesTo: null, commentary: [] }
       : {}),
   };
 }
@@ -93,7 +102,7 @@ export function productOf(t: TicketRow, v: View) {
           description: textIn(t.description, v.lang) || '',
           features: [],
           faqs: [],
-          media: [],
+          media: mediaOf(t.picture, v),
           locations: [],
           categoryLabels: ['museums'],
           durationMinutesFrom: t.entryDuration ?? null,

@@ -12,30 +12,47 @@
   const ANSWER_MS = 2500;
   const FRAME_MS = 150;
   const MAX_QUEUE = 5000;
-  const REASONS = {
-    valid: 'valid', already_used: 'already_used', not_yet_valid: 'not_yet_valid', expired: 'expired',
-    cancelled: 'cancelled', wrong_museum: 'wrong_museum', unknown: 'unknown',
-  };
   const $ = (id) => document.getElementById(id);
-  // The page's language (de, or en with ?lang=en): times and dates are written as people of that
-  // language write them, next to the server's verdict in the museum's language.
-  const LANG = (function () {
-    const asked = new URLSearchParams(location.search).get('lang');
-    const lang = asked === 'en' || asked === 'de' ? asked : document.documentElement.lang === 'en' ? 'en' : 'de';
-    document.documentElement.lang = lang;
-    return lang;
-  })();
-  const TIME_FORMAT = new Intl.DateTimeFormat(LANG, {
-    timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
+  // The page's language (de, or en with ?lang=en) is chosen by the server, which fills in the
+  // static texts and hands the rest over in data-texts: every text the page writes comes from there.
+  const LANG = document.documentElement.lang === 'en' ? 'en' : 'de';
+  const T = JSON.parse(document.body.dataset.texts || '{}');
+  const text = (key, args) => String(T[key] || key).replace(/\{(\w+)\}/g, (_m, k) => String(args && args[k] != null ? args[k] : ''));
+  const LOCALE = LANG === 'en' ? 'en-GB' : 'de-DE';
+  const TIME_FORMAT = new Intl.DateTimeFormat(LOCALE, {
+    timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
   });
+  const CLOCK_FORMAT = new Intl.DateTimeFormat(LOCALE, { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const DAY_FORMAT = new Intl.DateTimeFormat(LOCALE, { timeZone: 'UTC', day: 'numeric', month: LANG === 'de' ? '2-digit' : 'short' });
   /**
-   * A visit time in the museum's time zone. The server writes instants with the museum's offset
-   * ("2026-07-06T11:00:00+02:00"), so the wall clock in the string is the museum's: it is
-   * formatted as such (as UTC fields), whatever zone the scanning device is set to.
+   * The server writes instants with the museum's offset ("2026-07-06T11:00:00+02:00"), so the
+   * wall clock in the string is the museum's: it is formatted as such (as UTC fields), whatever
+   * zone the scanning device is set to.
    */
-  function museumTime(iso) {
+  function wallClock(iso) {
     const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(String(iso || ''));
-    return m ? TIME_FORMAT.format(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]))) : '';
+    return m ? { day: m[1] + m[2] + m[3], at: new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5])) } : null;
+  }
+  function museumTime(iso) {
+    const w = wallClock(iso);
+    return w ? TIME_FORMAT.format(w.at) : '';
+  }
+  /** "10:42", with the date when it is not the day of `sameDayAs`. */
+  function clock(iso, sameDayAs) {
+    const w = wallClock(iso);
+    if (!w) return '';
+    const ref = wallClock(sameDayAs);
+    const time = CLOCK_FORMAT.format(w.at);
+    return ref && ref.day !== w.day ? DAY_FORMAT.format(w.at) + ', ' + time : time;
+  }
+  /** The verdict as a sentence in the page's language (never the raw result code). */
+  function verdict(scan) {
+    const r = scan.result;
+    if (scan.direction === 'exit' && r === 'valid') return text('exitValid');
+    if (scan.direction === 'exit' && r === 'already_used') return text('exited');
+    if (r === 'already_used' && scan.used_at) return text('usedAt', { time: clock(scan.used_at, scan.scanned_at) });
+    if (r === 'not_yet_valid' && scan.entry_opens_at) return text('opensAt', { time: clock(scan.entry_opens_at, scan.scanned_at) });
+    return T[r] ? text(r) : text('unknown');
   }
   let token = sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY) || '';
   let audio = null;
@@ -67,11 +84,11 @@
     const r = await api('GET', '/api/v4/whoami');
     if (r.status !== 200 || !r.data || (r.data.access !== 'entry' && r.data.access !== 'user')) {
       token = '';
-      throw new Error(r.status === 401 ? 'Token ungültig / invalid token' : 'Kein Scanner-Token / not a scanner token');
+      throw new Error(r.status === 401 ? text('badToken') : text('notScanner'));
     }
     sessionStorage.setItem(TOKEN_KEY, candidate);
     if (remember) localStorage.setItem(TOKEN_KEY, candidate);
-    $('device').textContent = 'Token …' + candidate.slice(-4) + ' · ' + (r.data.museums.length ? 'Museum ' + r.data.museums.join(', ') : 'alle Museen');
+    $('device').textContent = 'Token …' + candidate.slice(-4) + ' · ' + (r.data.museums.length ? text('museums', { ids: r.data.museums.join(', ') }) : text('allMuseums'));
     $('signin').hidden = true;
     $('scanner').hidden = false;
     startCamera();
@@ -93,22 +110,23 @@
   });
 
   // ---- answers ----
-  function beep(ok) {
+  /** 'ok' high and short, 'no' low and long, 'pending' (offline, verdict unknown) a soft middle tone. */
+  function beep(kind) {
     if (!audio) return;
     const osc = audio.createOscillator();
     const gain = audio.createGain();
-    osc.frequency.value = ok ? 880 : 220;
-    osc.type = ok ? 'sine' : 'square';
-    gain.gain.value = 0.2;
+    osc.frequency.value = kind === 'ok' ? 880 : kind === 'pending' ? 440 : 220;
+    osc.type = kind === 'no' ? 'square' : 'sine';
+    gain.gain.value = kind === 'pending' ? 0.1 : 0.2;
     osc.connect(gain).connect(audio.destination);
     osc.start();
-    osc.stop(audio.currentTime + (ok ? 0.15 : 0.6));
+    osc.stop(audio.currentTime + (kind === 'no' ? 0.6 : 0.15));
   }
 
-  function show(kind, message, reason, ticket, detail) {
+  function show(kind, message, reason, ticket, detail, result) {
     const box = $('answer');
     box.className = 'answer ' + kind;
-    box.dataset.result = reason;
+    box.dataset.result = result;
     $('answer-message').textContent = message;
     $('answer-reason').textContent = reason;
     $('answer-ticket').textContent = ticket;
@@ -118,13 +136,27 @@
     answerTimer = setTimeout(() => (box.hidden = true), ANSWER_MS);
   }
 
-  function showScan(scan) {
+  /** A verdict; `offline`: a scan made offline whose verdict arrives now, said so in the reason line. */
+  function showScan(scan, offline) {
     const ok = scan.result === 'valid';
     const when = museumTime(scan.start_at);
     const entries = scan.entries_allowed ? scan.entries_used + '/' + scan.entries_allowed : '';
-    show(ok ? 'valid' : 'refused', String(scan.message), REASONS[scan.result] || 'unknown',
-      scan.ticket ? String(scan.ticket.title) : '', [scan.barcode, when, entries].filter(Boolean).join(' · '));
-    beep(ok);
+    const reason = offline ? text('offlineScan', { time: clock(scan.scanned_at) }) : '';
+    show(ok ? 'valid' : 'refused', verdict(scan), reason, scan.ticket ? String(scan.ticket.title) : '',
+      [scan.barcode, when, entries].filter(Boolean).join(' · '), scan.result);
+    beep(ok ? 'ok' : 'no');
+  }
+
+  /** Offline verdicts stay listed (newest first, the last ten) after their answer has gone. */
+  function listSynced(scan) {
+    const li = document.createElement('li');
+    li.className = scan.result === 'valid' ? 'ok' : 'no';
+    li.dataset.result = scan.result;
+    li.textContent = [clock(scan.scanned_at), scan.barcode, verdict(scan)].join(' · ');
+    const list = $('synced');
+    list.prepend(li);
+    while (list.children.length > 10) list.lastElementChild.remove();
+    $('synced-box').hidden = false;
   }
   $('answer').addEventListener('click', () => ($('answer').hidden = true));
 
@@ -140,13 +172,13 @@
       r = await api('POST', '/api/v4/scans', { scan });
     } catch {
       enqueue(scan);
-      show('queued', 'Offline gespeichert', 'queued', '', scan.barcode);
-      beep(true);
+      show('pending', text('pending'), '', '', scan.barcode, 'pending');
+      beep('pending');
       return;
     }
     if (r.status === 200 || r.status === 201) showScan(r.data.scan);
     else if (r.status === 401) location.reload();
-    else show('refused', (r.data && r.data.error) || 'Fehler ' + r.status, 'error ' + r.status, '', scan.barcode);
+    else show('refused', text('error', { status: r.status }), (r.data && r.data.error) || '', '', scan.barcode, 'error');
   }
 
   function seen(code) {
@@ -167,7 +199,7 @@
   async function startCamera() {
     const status = $('camera-status');
     if (!navigator.mediaDevices || !window.ZXingWASM) {
-      status.textContent = 'Keine Kamera – bitte Code eingeben';
+      status.textContent = text('noCamera');
       return;
     }
     // The wasm file comes from this server (the reader would fetch it from a CDN by default).
@@ -176,13 +208,13 @@
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
     } catch (err) {
-      status.textContent = 'Kamera nicht verfügbar (' + (err && err.name) + ') – bitte Code eingeben';
+      status.textContent = text('cameraFailed', { error: err && err.name });
       return;
     }
     const video = $('video');
     video.srcObject = stream;
     await video.play().catch(() => {});
-    status.textContent = 'Code vor die Kamera halten';
+    status.textContent = text('holdCode');
     const canvas = document.createElement('canvas');
     const g = canvas.getContext('2d', { willReadFrequently: true });
     const tick = async () => {
@@ -196,7 +228,7 @@
           });
           if (found.length && found[0].isValid && found[0].text) seen(found[0].text);
         } catch (err) {
-          status.textContent = 'Decoder: ' + (err && err.message);
+          status.textContent = text('decoder', { error: err && err.message });
         }
       }
       setTimeout(tick, FRAME_MS);
@@ -221,7 +253,7 @@
   }
   function showQueue() {
     const n = queue().length;
-    $('queue').textContent = n ? n + ' offline' : '';
+    $('queue').textContent = n ? text('queue', { n }) : '';
   }
 
   /** Posts queued scans oldest first; stops at the first network failure and tries again later. */
@@ -238,9 +270,14 @@
         }
         if (r.status >= 500 || r.status === 429) return;
         if (r.status === 401) return;
-        // 200/201: stored (or stored before); 4xx: the server refused the scan itself, so
-        // retrying it unchanged would never succeed.
+        // 200/201: stored (or stored before): its verdict is shown now, as the gate only said
+        // "pending" then. 4xx: the server refused the scan itself, so retrying it unchanged
+        // would never succeed.
         saveQueue(queue().slice(1));
+        if ((r.status === 200 || r.status === 201) && r.data && r.data.scan) {
+          showScan(r.data.scan, true);
+          listSynced(r.data.scan);
+        }
       }
     } finally {
       syncing = false;

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCart } from './cart.ts';
 import { shopFormatters, shopTranslator } from './i18n.ts';
 import { visitorId } from './security.ts';
+import { shopCsp } from './frameAncestors.ts';
 import { shopSettings } from './settings.ts';
 
 const views = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'views');
@@ -22,7 +23,9 @@ function langLink(url: string, lang: string): string {
 
 export async function renderPage(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200) {
   const locale = req.shopLocale;
-  const settings = await shopSettings(req.shopCtx.config);
+  const settings = await shopSettings(req.shopCtx, req.shopLocale);
+  // Websites the admin allowed may frame the shop; without any, framing stays refused.
+  if (settings.embedOrigins.length) reply.header('content-security-policy', shopCsp(settings.embedOrigins)).removeHeader('x-frame-options');
   const cart = readCart(req);
   const html = eta.render(`./${view}`, {
     title: '',

@@ -15,6 +15,7 @@ import { paymentRoutes } from './payments/index.ts';
 import { reportRoutes } from './reports/index.ts';
 import { mediaRoutes } from './media/index.ts';
 import { giftCardRoutes } from './giftCards/index.ts';
+import { promoCodeRoutes } from './promoCodes/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -32,6 +33,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(reportRoutes);
   await app.register(mediaRoutes);
   await app.register(giftCardRoutes);
+  await app.register(promoCodeRoutes);
 };
 
 export { mediaFileRoutes } from './media/files.ts';

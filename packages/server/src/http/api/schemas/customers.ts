@@ -59,5 +59,6 @@ export const CustomerParam = Type.Object({
 export const CustomerQuery = Type.Object({
   foreign_id: Type.Optional(Type.String({ maxLength: 255, description: 'Exact foreign_id.' })),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'E-mail address, case-insensitive.' })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Start of the surname or first name, or "Surname, Name"; umlauts match ue/oe/ae, ß matches ss, accents and apostrophes are ignored (as in the console search).' })),
   ...PageQuery,
 });

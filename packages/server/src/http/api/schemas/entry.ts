@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Id, ListMeta, Nullable, PageQuery } from './common.ts';
 
-const Result = Type.String({ enum: ['valid', 'already_used', 'not_yet_valid', 'expired', 'cancelled', 'wrong_museum', 'unknown'] });
+const Result = Type.String({ enum: ['valid', 'already_used', 'not_entered', 'not_yet_valid', 'expired', 'cancelled', 'wrong_museum', 'unknown'] });
 
 export const ScanBody = Type.Object({
   barcode: Type.String({ minLength: 1, maxLength: 64, description: 'As printed or scanned, e.g. "403421029763-5".' }),
@@ -35,6 +35,8 @@ export const ScanOut = Type.Object({
   location: Nullable(Type.String()),
   device: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
   revised: Type.Boolean({ description: 'A later-arriving earlier scan changed this verdict since (lists only).' }),
+  used_at: Type.Optional(Nullable(Type.String({ description: 'already_used: when the barcode was last admitted (fresh answers only).' }))),
+  entry_opens_at: Type.Optional(Nullable(Type.String({ description: 'not_yet_valid: when its entry opens (fresh answers only).' }))),
 });
 
 export const ScanEnvelope = Type.Object({ scan: ScanOut });

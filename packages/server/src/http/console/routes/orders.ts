@@ -1,12 +1,11 @@
-// Orders pages: search, detail (items, documents, scans, mails), cancel items, resend the
-// confirmation, and document downloads for the signed-in user. Scope is the domain's: an order
+// Orders pages: search, detail (items, documents, scans, mails), resend the confirmation, and
+// document downloads for the signed-in user (cancelling: orderCancel.ts). Scope is the domain's: an order
 // outside the user's museums is "not found", exactly as for an API token.
 import type { FastifyPluginAsync } from 'fastify';
 import { audited } from '../../../domain/audit/audited.ts';
 import { downloadDocument } from '../../../domain/documents/downloadDocument.ts';
 import { contentDisposition } from '../../../domain/documents/filename.ts';
-import { invalid, notFound } from '../../../domain/errors.ts';
-import { cancelOrder } from '../../../domain/orders/cancelOrder.ts';
+import { notFound } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
 import { orderCustomer, orderMails, orderScans } from '../../../domain/orders/orderActivity.ts';
 import { resendConfirmation } from '../../../domain/orders/resendConfirmation.ts';
@@ -23,14 +22,6 @@ function idOf(params: unknown): string {
   const id = intParam((params as { id?: string }).id);
   if (id === null) throw notFound('order');
   return String(id);
-}
-
-/** Checked item ids of the cancel form (`item` repeated). */
-function itemIds(body: unknown): number[] {
-  const raw = (body as Record<string, unknown> | undefined)?.item;
-  const ids = [raw].flat().map(intParam);
-  if (ids.some((i) => i === null) || ids.length === 0) throw invalid('select at least one item to cancel');
-  return ids as number[];
 }
 
 export const orderPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app) => {
@@ -56,18 +47,6 @@ export const orderPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app)
       mayCancel: roleMay(role, 'orders.cancel'),
       mayResend: roleMay(role, 'orders.resend'),
     });
-  });
-
-  consoleRoute(app, { method: 'POST', url: '/orders/:id/cancel', action: 'orders.cancel' }, async (req, reply) => {
-    const id = idOf(req.params);
-    const items = itemIds(req.body);
-    const before = await getOrder(req.staffCtx, id);
-    await audited(req.staffCtx, (ctx) => cancelOrder(ctx, id, { item_ids: items }), (o) => ({
-      action: 'order.cancel_items', entityType: 'order', entityId: o.id, museumId: o.museumIds[0] ?? null,
-      before: { status: before.status, active_item_ids: before.items.filter((i) => i.status === 'active').map((i) => i.id), total_cents: before.totalPriceCents },
-      after: { status: o.status, cancelled_item_ids: items, total_cents: o.totalPriceCents },
-    }));
-    return seeOther(reply, `/console/orders/${id}`, 'cancelled');
   });
 
   consoleRoute(app, { method: 'POST', url: '/orders/:id/resend', action: 'orders.resend' }, async (req, reply) => {

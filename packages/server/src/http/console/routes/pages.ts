@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth.ts';
 import { dayPages } from './day.ts';
 import { orderPages } from './orders.ts';
+import { orderCancelPages } from './orderCancel.ts';
 import { requestPages } from './requests.ts';
 import { salePages } from './sale.ts';
 import { closingPages } from './closing.ts';
@@ -15,5 +16,6 @@ import { partnerPages } from './partners.ts';
 import { webhookPages } from './webhooks.ts';
 import { paymentPages } from './payments.ts';
 import { paymentReportPages } from './paymentReports.ts';
+import { shopSettingsPages } from './shopSettings.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages];

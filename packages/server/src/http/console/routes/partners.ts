@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { audited } from '../../../domain/audit/audited.ts';
 import { reportMuseums } from '../../../domain/reports/range.ts';
+import { tokenAccount } from '../../../domain/partners/scope.ts';
 import { createPartner, listPartners, revokePartnerToken, rotatePartnerToken } from '../../../domain/partners/partners.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { RIGHT_AREAS, type AccessClass } from '../../../domain/principal.ts';
@@ -71,6 +72,15 @@ export const partnerPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
 
   consoleRoute(app, { method: 'POST', url: '/tokens/:id/revoke', action: 'partners.edit' }, async (req, reply) => {
     const tokenId = idParam(req);
+    // A second page first: revoking cuts the partner off at once and cannot be undone.
+    if (field(req.body, 'confirm', 1) !== '1') {
+      const account = await tokenAccount(req.staffCtx, tokenId);
+      const t = translator(req.consoleLocale);
+      return renderPage(req, reply, 'confirm', {
+        title: t('partners.revoke.confirm.title'), text: t('partners.revoke.confirm.text', { name: account.name, id: tokenId }),
+        action: `/console/tokens/${tokenId}/revoke`, button: t('partners.revoke.confirm.button'), back: `/console/partners/${account.id}`,
+      });
+    }
     const r = await audited(req.staffCtx, (ctx) => revokePartnerToken(ctx, { tokenId }), (r) => ({
       action: 'token.revoke', entityType: 'token', entityId: tokenId, museumId: museumOfAccount(r.account.museumIds),
     }));

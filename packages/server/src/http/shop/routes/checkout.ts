@@ -56,7 +56,7 @@ export const checkoutRoutes = (limiter: ShopLimiter): FastifyPluginAsync => asyn
       return renderPage(req, reply, 'checkout', { title: t('checkout.title'), lines, form, problems }, 422);
     }
     limiter.take(visitorId(req, reply), req.ip);
-    const settings = await shopSettings(req.shopCtx.config);
+    const settings = await shopSettings(req.shopCtx, req.shopLocale);
     if (!settings.providers.length) throw invalid(t('error.noproviders'), [t('error.noproviders')]);
     const { order } = await createOrder(req.shopCtx, {
       foreign_id: `shop-${cart.id}`,

@@ -7,6 +7,7 @@ import { orderDocumentByToken, type LinkKind } from '../../../domain/documents/o
 import { contentDisposition } from '../../../domain/documents/filename.ts';
 import { notFound, invalid } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
+import { issueManageLink } from '../../../domain/shop/manageLink.ts';
 import { confirmOnReturn } from '../../../domain/payments/confirmPayment.ts';
 import { listPayments } from '../../../domain/payments/listPayments.ts';
 import { startPayment } from '../../../domain/payments/startPayment.ts';
@@ -50,21 +51,22 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
     // The visitor's cart became this order: once it is sold, the next visit starts a new cart.
     const cart = readCart(req);
     if (order.status === 'finalized' && cart.order === order.token) writeCart(req, reply, newCart());
-    const settings = await shopSettings(req.shopCtx.config);
+    const settings = await shopSettings(req.shopCtx, req.shopLocale);
     const docs = Object.entries(DOCS)
       .filter(([k, d]) => order.documents.some((x) => x.kind === d.kind) && (k === 'invoice' || order.items.some((i) => i.type === { tickets: 'Ticket', events: 'Event', tours: 'Tour' }[k])))
       .map(([k, d]) => ({ key: k, ready: order.documents.some((x) => x.kind === d.kind && x.status === 'available') }));
     return renderPage(req, reply, 'order', {
       title: order.status === 'finalized' ? t('order.confirmed') : t('summary.title'),
       order, lines, totals, providers: settings.providers, docs,
-      manage: `/shop/manage/${order.token}`,
+      // The manage link's token is stored hashed, so each confirmation view issues a fresh one.
+      manage: order.status === 'finalized' ? `/shop/manage/${await issueManageLink(req.shopCtx, order.id)}` : null,
     });
   });
 
   app.post('/orders/:token/pay', { schema: { hide: true } }, async (req, reply) => {
     const order = await orderOf(req);
     if (order.status === 'finalized') return seeOther(reply, `/shop/orders/${order.token}`);
-    const settings = await shopSettings(req.shopCtx.config);
+    const settings = await shopSettings(req.shopCtx, req.shopLocale);
     const provider = field(req.body, 'provider', 20);
     const chosen = settings.providers.find((p) => p === provider);
     if (!chosen) throw invalid(shopTranslator(req.shopLocale)('pay.choose'), [shopTranslator(req.shopLocale)('pay.choose')]);
