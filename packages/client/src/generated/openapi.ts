@@ -1976,6 +1976,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/tickets/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * go~mus: the content of tickets (always empty: Atrium keeps no CMS content)
+         * @description go~mus: the content of tickets (always empty: Atrium keeps no CMS content)
+         */
+        get: operations["getTicketsContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/tickets/reservations": {
         parameters: {
             query?: never;
@@ -6708,6 +6728,8 @@ export interface operations {
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            /** @description One date only: always 0. */
+                            discount?: number;
                             duration: number;
                             event_id: number;
                             exhibition_id: number | null;
@@ -6719,6 +6741,17 @@ export interface operations {
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            /** @description One date only: go~mus default price, per seat. */
+                            prices?: {
+                                group: boolean;
+                                optional: boolean;
+                                price_cents: number;
+                                vat_pct: number;
+                            }[];
+                            /** @description One date only: always [] (no seated events). */
+                            seatings?: {
+                                [key: string]: unknown;
+                            }[];
                             seats: {
                                 available: number;
                                 booked: number;
@@ -9149,6 +9182,8 @@ export interface operations {
                             title: string | {
                                 [key: string]: string | null;
                             };
+                            /** @description Lists and one event (not write answers): museum-local "YYYY-MM-DD HH:MM:SS" of the next bookable dates, at most 5 within 92 days, earliest first. */
+                            upcoming_bookings_start_times?: string[];
                             vat_pct: number;
                         }[];
                         meta: {
@@ -9463,6 +9498,8 @@ export interface operations {
                             title: string | {
                                 [key: string]: string | null;
                             };
+                            /** @description Lists and one event (not write answers): museum-local "YYYY-MM-DD HH:MM:SS" of the next bookable dates, at most 5 within 92 days, earliest first. */
+                            upcoming_bookings_start_times?: string[];
                             vat_pct: number;
                         };
                     };
@@ -9727,6 +9764,8 @@ export interface operations {
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            /** @description One date only: always 0. */
+                            discount?: number;
                             duration: number;
                             event_id: number;
                             exhibition_id: number | null;
@@ -9738,6 +9777,17 @@ export interface operations {
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            /** @description One date only: go~mus default price, per seat. */
+                            prices?: {
+                                group: boolean;
+                                optional: boolean;
+                                price_cents: number;
+                                vat_pct: number;
+                            }[];
+                            /** @description One date only: always [] (no seated events). */
+                            seatings?: {
+                                [key: string]: unknown;
+                            }[];
                             seats: {
                                 available: number;
                                 booked: number;
@@ -10015,6 +10065,8 @@ export interface operations {
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            /** @description One date only: always 0. */
+                            discount?: number;
                             duration: number;
                             event_id: number;
                             exhibition_id: number | null;
@@ -10026,6 +10078,17 @@ export interface operations {
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            /** @description One date only: go~mus default price, per seat. */
+                            prices?: {
+                                group: boolean;
+                                optional: boolean;
+                                price_cents: number;
+                                vat_pct: number;
+                            }[];
+                            /** @description One date only: always [] (no seated events). */
+                            seatings?: {
+                                [key: string]: unknown;
+                            }[];
                             seats: {
                                 available: number;
                                 booked: number;
@@ -10377,6 +10440,8 @@ export interface operations {
                             title: string | {
                                 [key: string]: string | null;
                             };
+                            /** @description Lists and one event (not write answers): museum-local "YYYY-MM-DD HH:MM:SS" of the next bookable dates, at most 5 within 92 days, earliest first. */
+                            upcoming_bookings_start_times?: string[];
                             vat_pct: number;
                         };
                     };
@@ -10728,6 +10793,8 @@ export interface operations {
                             title: string | {
                                 [key: string]: string | null;
                             };
+                            /** @description Lists and one event (not write answers): museum-local "YYYY-MM-DD HH:MM:SS" of the next bookable dates, at most 5 within 92 days, earliest first. */
+                            upcoming_bookings_start_times?: string[];
                             vat_pct: number;
                         };
                     };
@@ -11243,6 +11310,8 @@ export interface operations {
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            /** @description One date only: always 0. */
+                            discount?: number;
                             duration: number;
                             event_id: number;
                             exhibition_id: number | null;
@@ -11254,6 +11323,17 @@ export interface operations {
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            /** @description One date only: go~mus default price, per seat. */
+                            prices?: {
+                                group: boolean;
+                                optional: boolean;
+                                price_cents: number;
+                                vat_pct: number;
+                            }[];
+                            /** @description One date only: always [] (no seated events). */
+                            seatings?: {
+                                [key: string]: unknown;
+                            }[];
                             seats: {
                                 available: number;
                                 booked: number;
@@ -11536,6 +11616,8 @@ export interface operations {
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            /** @description One date only: always 0. */
+                            discount?: number;
                             duration: number;
                             event_id: number;
                             exhibition_id: number | null;
@@ -11547,6 +11629,17 @@ export interface operations {
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            /** @description One date only: go~mus default price, per seat. */
+                            prices?: {
+                                group: boolean;
+                                optional: boolean;
+                                price_cents: number;
+                                vat_pct: number;
+                            }[];
+                            /** @description One date only: always [] (no seated events). */
+                            seatings?: {
+                                [key: string]: unknown;
+                            }[];
                             seats: {
                                 available: number;
                                 booked: number;
@@ -11579,6 +11672,8 @@ export interface operations {
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            /** @description One date only: always 0. */
+                            discount?: number;
                             duration: number;
                             event_id: number;
                             exhibition_id: number | null;
@@ -11590,6 +11685,17 @@ export interface operations {
                             museum_id: number;
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
+                            /** @description One date only: go~mus default price, per seat. */
+                            prices?: {
+                                group: boolean;
+                                optional: boolean;
+                                price_cents: number;
+                                vat_pct: number;
+                            }[];
+                            /** @description One date only: always [] (no seated events). */
+                            seatings?: {
+                                [key: string]: unknown;
+                            }[];
                             seats: {
                                 available: number;
                                 booked: number;
@@ -33021,6 +33127,190 @@ export interface operations {
             };
         };
     };
+    getTicketsContent: {
+        parameters: {
+            query: {
+                /** @description go~mus: one content attribute; accepted, the content is empty either way. */
+                attr?: string;
+                /** @description A string (`locale=de`), or with a token an array (`locale[]=de&locale[]=en`). */
+                locale?: unknown;
+                /** @description Page number, default 1. */
+                page?: number;
+                /** @description Records per page, default 25; capped at 100 with a token and 25 without. */
+                per_page?: number;
+                ticket_ids: number[];
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when nothing changed. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "content": {}
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 2,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            content: Record<string, never>;
+                            id: number;
+                        }[];
+                        meta: {
+                            page: number;
+                            per_page: number;
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match validator still matches; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createReservationGomusPath: {
         parameters: {
             query?: never;
@@ -33824,7 +34114,16 @@ export interface operations {
                      *             "article": "/media/5b5de73f8113a063b490ace9890e207a/article.jpg",
                      *             "detail": "/media/5b5de73f8113a063b490ace9890e207a/detail.jpg",
                      *             "original": "/media/5b5de73f8113a063b490ace9890e207a/original.jpg"
-                     *           }
+                     *           },
+                     *           "location": null,
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": []
                      *         },
                      *         {
                      *           "id": 2,
@@ -33866,7 +34165,16 @@ export interface operations {
                      *             "article": "/media/8b14c379a680bd6c098e073c43e3bde0/article.jpg",
                      *             "detail": "/media/8b14c379a680bd6c098e073c43e3bde0/detail.jpg",
                      *             "original": "/media/8b14c379a680bd6c098e073c43e3bde0/original.jpg"
-                     *           }
+                     *           },
+                     *           "location": null,
+                     *           "registerable": false,
+                     *           "content": {},
+                     *           "age_groups": [],
+                     *           "audiences": [],
+                     *           "catch_words": [],
+                     *           "disablements": [],
+                     *           "grades": [],
+                     *           "proposal_categories": []
                      *         }
                      *       ],
                      *       "meta": {
@@ -33885,22 +34193,50 @@ export interface operations {
                         tours: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             duration: number;
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             max_concurrent: number;
                             max_persons: number;
                             min_persons: number;
@@ -33923,6 +34259,12 @@ export interface operations {
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -34185,7 +34527,16 @@ export interface operations {
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": 290,
                      *         "active": true,
-                     *         "picture": null
+                     *         "picture": null,
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": []
                      *       }
                      *     }
                      */
@@ -34193,22 +34544,50 @@ export interface operations {
                         tour: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             duration: number;
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             max_concurrent: number;
                             max_persons: number;
                             min_persons: number;
@@ -34231,6 +34610,12 @@ export interface operations {
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -34487,6 +34872,15 @@ export interface operations {
                      *         "tax_included": true,
                      *         "pricing": "group",
                      *         "picture": null,
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": [],
                      *         "sales_channels": [
                      *           "shop",
                      *           "reseller"
@@ -34501,22 +34895,50 @@ export interface operations {
                         tour: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             duration: number;
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             max_concurrent: number;
                             max_persons: number;
                             min_persons: number;
@@ -34539,6 +34961,12 @@ export interface operations {
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */
@@ -34827,7 +35255,16 @@ export interface operations {
                      *         "reseller_account_ids": [],
                      *         "reseller_price_cents": null,
                      *         "active": true,
-                     *         "picture": null
+                     *         "picture": null,
+                     *         "location": null,
+                     *         "registerable": false,
+                     *         "content": {},
+                     *         "age_groups": [],
+                     *         "audiences": [],
+                     *         "catch_words": [],
+                     *         "disablements": [],
+                     *         "grades": [],
+                     *         "proposal_categories": []
                      *       }
                      *     }
                      */
@@ -34835,22 +35272,50 @@ export interface operations {
                         tour: {
                             /** @description User tokens only. */
                             active?: boolean;
+                            age_groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                            audiences: {
+                                id: number;
+                                name: string;
+                            }[];
                             bookable: boolean;
+                            catch_words: {
+                                id: number;
+                                name: string;
+                            }[];
                             category: {
                                 id: number;
                                 name: string;
                             } | null;
+                            /** @description go~mus dynamic content: always empty. */
+                            content: {
+                                [key: string]: unknown;
+                            };
                             description: null | (string | {
                                 [key: string]: string | null;
                             });
+                            disablements: {
+                                id: number;
+                                name: string;
+                            }[];
                             duration: number;
                             exhibition_id: number | null;
                             featured: boolean;
+                            grades: {
+                                id: number;
+                                name: string;
+                            }[];
                             id: number;
                             languages: {
                                 id: number;
                                 name: string;
                             }[];
+                            /** @description The museum's address. */
+                            location: {
+                                [key: string]: unknown;
+                            } | null;
                             max_concurrent: number;
                             max_persons: number;
                             min_persons: number;
@@ -34873,6 +35338,12 @@ export interface operations {
                             /** @description Reseller price for resellers where one is set. */
                             price_cents: number;
                             pricing: string;
+                            proposal_categories: {
+                                id: number;
+                                name: string;
+                            }[];
+                            /** @description go~mus: always false (no public registration form). */
+                            registerable: boolean;
                             /** @description User tokens only. */
                             reseller_account_ids?: number[];
                             /** @description User tokens only. */

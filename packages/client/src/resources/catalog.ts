@@ -33,6 +33,7 @@ const EP = {
   createLanguage: endpoint('POST', '/languages'),
   locales: endpoint('GET', '/locales', master),
   version: endpoint('GET', '/version', master),
+  ticketContent: endpoint('GET', '/tickets/content', master),
 };
 
 export class Museums extends Crud<Museum, Q<'/museums'>, Q<'/museums/{id}'>, Post<'/museums'>, Put<'/museums/{id}'>> {
@@ -54,6 +55,10 @@ export class Exhibitions extends Crud<Exhibition, Q<'/exhibitions'>, Q<'/exhibit
 export class Tickets extends Crud<Ticket, Q<'/tickets'>, Q<'/tickets/{id}'>, Post<'/tickets'>, Put<'/tickets/{id}'>> {
   constructor(core: Core) {
     super(core, EP.tickets, 'ticket', 'tickets');
+  }
+  /** go~mus's content blocks of the given tickets (`ticket_ids[]` is required). */
+  content(query: Q<'/tickets/content'>, o: ReadOptions = {}): Promise<OkBody<`${A}/tickets/content`, 'get'>['data']> {
+    return this.core.one(EP.ticketContent, 'data', { ...o, query });
   }
 }
 

@@ -4,7 +4,7 @@ import { closedEventDates } from '../schedules/eventDates.ts';
 import type { Ctx } from '../context.ts';
 import { resolveLocale } from './internal.ts';
 import { findEventDate } from './lookups.ts';
-import { eventDateView, type View } from './views.ts';
+import { eventDateDetail, eventDateView, type View } from './views.ts';
 import { categoryOf } from './categories.ts';
 
 export async function getEventDate(
@@ -20,5 +20,6 @@ export async function getEventDate(
     closedEventDates(ctx, ctx.db, [{ museumId: event.museumId, eventId: event.id, startAt: date.startAt, duration: date.duration }]),
     categoryOf(ctx.db, event.categoryId),
   ]);
-  return eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, category, now, closed: closed! });
+  const view = eventDateView(ctx.principal, date, event, L, { zone, booked: booked.get(date.id) ?? 0, language: language ?? null, category, now, closed: closed! });
+  return { ...view, ...eventDateDetail(ctx.principal, event) };
 }

@@ -12,5 +12,5 @@ export async function getTour(ctx: Ctx, input: { id: number; locale?: string | s
   // one (lookups.ts), by the one visibility rule (visibility.ts).
   const r = await tourWithRelated(ctx.db, input.id);
   if (!r || !isVisibleTo(ctx.principal, r)) throw notFound('tour');
-  return tourView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r) });
+  return tourView(ctx.principal, r, L, { languages: r.languages, category: categoryRef(r), location: r.museumLocation });
 }

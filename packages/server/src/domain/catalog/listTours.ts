@@ -22,7 +22,7 @@ function toursPlan(ctx: Ctx, input: ListToursInput): PagePlan<TourRow> {
   // One statement: the page, the total, each tour's languages and category name.
   return {
     query: toursPageQuery(ctx.db, productFilter(ctx, input), windowOf(pg)),
-    view: (t) => tourView(ctx.principal, t, L, { languages: t.languages, category: categoryRef(t) }),
+    view: (t) => tourView(ctx.principal, t, L, { languages: t.languages, category: categoryRef(t), location: t.museumLocation }),
     context: `${callerKey(ctx.principal)}|${localeKey(L)}`,
     paging: pg,
   };

@@ -47,6 +47,8 @@ const DEFAULTS: TourInput = {
 export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Promise<View> {
   assertStaff(ctx);
   const { id, ...changes } = input;
+  // The museum's address, read with the museum the write checks: the answer's `location`.
+  let location: Record<string, unknown> | null = null;
   const row = await transaction(ctx.db, async (tx) => {
     let t: TourInput = DEFAULTS;
     if (id !== undefined) {
@@ -61,7 +63,7 @@ export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Pr
       };
     }
     t = { ...t, ...defined(changes) };
-    await writableMuseum(ctx, tx, t.museum_id);
+    location = (await writableMuseum(ctx, tx, t.museum_id)).location ?? null;
     failIfAny('tour', tourRules(ctx.config, t as Record<string, unknown>));
     const languageIds = [...new Set(t.language_ids!)].sort((a, b) => a - b);
     const category = await resolveCategory(tx, 'tour', t.category);
@@ -84,5 +86,5 @@ export async function saveTour(ctx: Ctx, input: TourInput & { id?: number }): Pr
     return saved;
   });
   const [langs, category] = await Promise.all([languagesByTour(ctx.db, [row.id]), categoryOf(ctx.db, row.categoryId)]);
-  return tourView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category });
+  return tourView(ctx.principal, row, writeView(ctx).L, { languages: langs.get(row.id) ?? [], category, location });
 }

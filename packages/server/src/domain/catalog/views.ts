@@ -164,7 +164,23 @@ export function eventDateView(p: Principal, d: Shown<typeof eventDates>, e: Show
   };
 }
 
-export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: { languages: LanguageRef[]; category: CategoryRef | null }): View {
+/**
+ * What go~mus adds to one event date (`GET /events/:event_id/dates/:id`): the date's price as
+ * go~mus's default price (Atrium has one price per event, per seat: `group: false`), `discount` 0
+ * (events carry none) and `seatings` empty (Atrium has no seated events).
+ */
+export function eventDateDetail(p: Principal, e: Shown<typeof events>): View {
+  return {
+    prices: [{ group: false, optional: false, price_cents: priceFor(p, e), vat_pct: e.vatPct }],
+    discount: 0,
+    seatings: [],
+  };
+}
+
+export function tourView(
+  p: Principal, t: Row<typeof tours>, L: LocaleMode,
+  x: { languages: LanguageRef[]; category: CategoryRef | null; location: Record<string, unknown> | null },
+): View {
   return {
     id: t.id,
     museum_id: t.museumId,
@@ -189,6 +205,9 @@ export function tourView(p: Principal, t: Row<typeof tours>, L: LocaleMode, x: {
     vat_pct: t.vatPct,
     tax_included: t.taxIncluded,
     picture: t.picture ?? null,
+    // go~mus: the museum's address, and the event fields Atrium keeps no data for.
+    location: x.location,
+    ...eventGomus(),
     ...backOffice(p, t),
   };
 }

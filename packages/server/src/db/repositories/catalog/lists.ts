@@ -14,7 +14,7 @@ import { inScopeSql, visibleShape, visibleSql, type Viewer } from './visibility.
 
 export type TicketRow = typeof tickets.$inferSelect & { quotaIds: number[] };
 export type EventRow = typeof events.$inferSelect & { languages: LanguageRef[]; categoryName: string | null; museumLocation: Record<string, unknown> | null };
-export type TourRow = typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null };
+export type TourRow = typeof tours.$inferSelect & { languages: LanguageRef[]; categoryName: string | null; museumLocation: Record<string, unknown> | null };
 export type MuseumRow = typeof museums.$inferSelect;
 export type ExhibitionRow = typeof exhibitions.$inferSelect;
 
@@ -135,15 +135,16 @@ export function toursPageQuery(db: DbOrTx, f: ProductFilter, w: PageWindow): Pag
     spec: {
       table: tours,
       where,
-      extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName"`,
-      narrow: sql`${tours.categoryId} as "categoryId"`,
+      // The museum's address as an extra, as for events: part of the row's fragment key.
+      extra: sql`${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(sql`${tours}."categoryId"`)} as "categoryName", ${museumLocationSql(sql`${tours}."museumId"`)} as "museumLocation"`,
+      narrow: sql`${tours.categoryId} as "categoryId", ${tours.museumId} as "museumId"`,
       countApart: !f.q,
       order: sql`${tours.id}`,
       limit: w.limit,
       offset: w.offset,
       shape,
     },
-    extraKeys: ['languages', 'categoryName'],
+    extraKeys: ['languages', 'categoryName', 'museumLocation'],
   };
 }
 

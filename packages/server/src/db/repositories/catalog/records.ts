@@ -67,7 +67,7 @@ export async function eventWithRelated(db: DbOrTx, id: number): Promise<EventRow
 export async function tourWithRelated(db: DbOrTx, id: number): Promise<TourRow | undefined> {
   const [r] = await rowsOf<TourRow>(
     db,
-    sql`select ${columnsOf(tours)}, ${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(tours.categoryId)} as "categoryName" from ${tours} where ${tours.id} = ${id}`,
+    sql`select ${columnsOf(tours)}, ${tourLanguagesSql(tours.id)} as "languages", ${categoryNameSql(tours.categoryId)} as "categoryName", ${museumLocationSql(tours.museumId)} as "museumLocation" from ${tours} where ${tours.id} = ${id}`,
   );
   return r;
 }

@@ -109,6 +109,10 @@ const EventGomus = {
 
 export const Event = Type.Object({
   id: Type.Integer(), ...EventCommon, featured: Type.Boolean(), languages: Type.Array(LanguageRef), ...EventGomus, ...BackOffice,
+  // Last, so the list's kept row JSON can be completed by appending it (domain/catalog/listEvents.ts).
+  upcoming_bookings_start_times: Type.Optional(Type.Array(Type.String(), {
+    description: 'Lists and one event (not write answers): museum-local "YYYY-MM-DD HH:MM:SS" of the next bookable dates, at most 5 within 92 days, earliest first.',
+  })),
 });
 
 export const EventDate = Type.Object({
@@ -127,6 +131,11 @@ export const EventDate = Type.Object({
   language: Nullable(LanguageRef),
   closed: Type.Boolean({ description: 'Outside opening hours or inside a closure (docs/api-contract.md §13); then bookable is false.' }),
   active: Type.Optional(Type.Boolean({ description: 'User tokens only.' })),
+  prices: Type.Optional(Type.Array(Type.Object({
+    group: Type.Boolean(), optional: Type.Boolean(), price_cents: Type.Integer(), vat_pct: Type.Number(),
+  }), { description: 'One date only: go~mus default price, per seat.' })),
+  discount: Type.Optional(Type.Integer({ description: 'One date only: always 0.' })),
+  seatings: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'One date only: always [] (no seated events).' })),
 });
 
 export const Tour = Type.Object({
@@ -147,7 +156,7 @@ export const Tour = Type.Object({
   bookable: Type.Boolean(),
   ...Price,
   pricing: Type.String(),
-  picture: Picture,
+  ...EventGomus,
   ...BackOffice,
 });
 

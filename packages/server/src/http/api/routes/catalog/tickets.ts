@@ -3,8 +3,10 @@ import { Type } from 'typebox';
 import { createTicket } from '../../../../domain/catalog/createTicket.ts';
 import { getTicket } from '../../../../domain/catalog/getTicket.ts';
 import { listTickets, listTicketsJson } from '../../../../domain/catalog/listTickets.ts';
+import { listTicketContent } from '../../../../domain/catalog/ticketContent.ts';
 import { updateTicket } from '../../../../domain/catalog/updateTicket.ts';
 import { DateString, IdList, ListQuery, LocaleQuery, listOf, oneOf, Ticket } from '../../schemas/catalog.ts';
+import { ListMeta } from '../../schemas/common.ts';
 import { TicketBody } from '../../schemas/catalogWrite.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 import { listJson, readConfig, rowJson, unwrap, writeConfig } from './common.ts';
@@ -36,6 +38,21 @@ export const ticketRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (out) return listJson(reply, 'tickets', await listTicketsJson(req.ctx, input, out));
     const page = await listTickets(req.ctx, input);
     return { tickets: page.items, meta: page.meta };
+  });
+  app.get('/tickets/content', {
+    config: readConfig,
+    schema: {
+      tags, summary: 'go~mus: the content of tickets (always empty: Atrium keeps no CMS content)',
+      querystring: Type.Object({
+        ticket_ids: IdList,
+        attr: Type.Optional(Type.String({ maxLength: 100, description: 'go~mus: one content attribute; accepted, the content is empty either way.' })),
+        locale: ListQuery.locale, page: ListQuery.page, per_page: ListQuery.per_page,
+      }),
+      response: { 200: Type.Object({ data: Type.Array(Type.Object({ id: Type.Integer(), content: Type.Object({}) })), meta: ListMeta }), ...errorResponses(401, 422) },
+    },
+  }, async (req) => {
+    const page = await listTicketContent(req.ctx, req.query);
+    return { data: page.items, meta: page.meta };
   });
   app.get('/tickets/:id', {
     config: readConfig,
