@@ -69,6 +69,9 @@ export async function buildTests(root: string, files: string[]): Promise<BuiltTe
     chunkNames: '_chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    // The client declares "sideEffects": false for its users' bundlers; here every module must
+    // run as it does unbundled (its endpoint registry fills at module load).
+    ignoreAnnotations: true,
     splitting: true,
     platform: 'node',
     format: 'esm',

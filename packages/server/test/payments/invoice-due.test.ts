@@ -13,6 +13,7 @@ import { renderInvoicePdf } from '../../src/documents/render/invoice.ts';
 import { hasPdfToText, pdfPages, PDFTOTEXT_MISSING, squash } from '../helpers/pdftext.ts';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { signIn, type Browser } from '../console/support.ts';
+import { add, keyOf, linesOf } from '../desk/support.ts';
 
 let fx: ConsoleFixture;
 let desk: Browser;
@@ -27,7 +28,11 @@ const renderers = { invoice: renderInvoicePdf, eInvoice: renderEInvoiceXml, tick
 /** Sells one ticket at the desk with `payment`; renders its invoice and e-invoice; returns them. */
 async function sale(payment: string, min: number) {
   const before = (await fx.t.database.db.execute<{ m: number }>(sql`select coalesce(max(id), 0)::int m from orders`)).rows[0]!.m;
-  const res = await desk.post('/console/sale', { key: crypto.randomUUID(), ticket: String(fx.A.ticketId), slot: fx.at(min), quantity: '1', payment, delivery: 'print' });
+  // The box office's basket: one line, then sold with `payment`.
+  const page = await desk.get(`/console/sale?date=${fx.day}`);
+  const form = { key: keyOf(page.body), date: fx.day, time: fx.at(min) };
+  const added = await add(desk, form, { [`q-T-${fx.A.ticketId}`]: '1' });
+  const res = await desk.post('/console/sale', { key: form.key, date: fx.day, time: form.time, line: linesOf(added.body), op: 'sell', payment, ...(payment === 'cash' ? { given: '50' } : {}), delivery: 'print' });
   assert.equal(res.statusCode, 303, res.body.slice(0, 300));
   const orderId = (await fx.t.database.db.execute<{ m: number }>(sql`select max(id)::int m from orders`)).rows[0]!.m;
   assert.ok(orderId > before);
