@@ -10,7 +10,7 @@ export function frameAncestors(origins: readonly string[]): string {
 }
 
 /** The shop's strict CSP: scripts, styles and connections only from this origin; no inline code. */
-export function shopCsp(origins: readonly string[], extra: { formAction?: string[] } = {}): string {
+export function shopCsp(origins: readonly string[], extra: { formAction?: string[]; noFraming?: boolean } = {}): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -20,7 +20,7 @@ export function shopCsp(origins: readonly string[], extra: { formAction?: string
     "object-src 'none'",
     "base-uri 'none'",
     `form-action 'self'${extra.formAction?.length ? ` ${extra.formAction.join(' ')}` : ''}`,
-    `frame-ancestors ${frameAncestors(origins)}`,
+    `frame-ancestors ${extra.noFraming ? "'none'" : frameAncestors(origins)}`,
   ].join('; ');
 }
 
