@@ -18909,19 +18909,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "comment": "Please send fast!",
-                 *       "reference": "bought you by the awesome tourist gmbh!",
+                 *       "finalize": false,
+                 *       "codes": [
+                 *         "ten-pct"
+                 *       ],
                  *       "items": [
                  *         {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 2,
-                 *             "time": "2026-12-02T09:00:00.000Z"
+                 *             "quantity": 3,
+                 *             "time": "2026-12-01T09:00:00.000Z"
                  *           }
                  *         }
-                 *       ],
-                 *       "total": 2800
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -19123,66 +19124,42 @@ export interface operations {
                      *       "order": {
                      *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "5fz5zLemrNaRtYrX-NJ4kQ",
-                     *         "status": "finalized",
-                     *         "is_valid": true,
-                     *         "total_price_cents": 2800,
+                     *         "token": "atI0BqB49UKP6EOTo58YeA",
+                     *         "status": "pending",
+                     *         "is_valid": false,
+                     *         "total_price_cents": 3900,
                      *         "currency": "EUR",
                      *         "source": "api",
                      *         "customer_id": null,
-                     *         "comment": "Please send fast!",
-                     *         "reference": "bought you by the awesome tourist gmbh!",
-                     *         "created_at": "2026-11-27T18:54:56.038+01:00",
-                     *         "updated_at": "2026-11-27T18:54:56.038+01:00",
-                     *         "finalized_at": "2026-11-27T18:54:56.038+01:00",
+                     *         "comment": null,
+                     *         "reference": null,
+                     *         "created_at": "2026-11-27T20:20:47.930+01:00",
+                     *         "updated_at": "2026-11-27T20:20:47.930+01:00",
+                     *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": null,
+                     *         "expires_at": "2026-11-27T20:50:47.930+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 2800,
+                     *             "price_cents": 3900,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 2,
+                     *             "quantity": 3,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 2,
-                     *               "start_time": "2026-12-02T10:00:00+01:00",
-                     *               "barcodes": [
-                     *                 {
-                     *                   "id": 1,
-                     *                   "barcode": "289161480295-5",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 2,
-                     *                   "barcode": "879161066204-8",
-                     *                   "status": "valid"
-                     *                 }
-                     *               ],
+                     *               "quantity": 3,
+                     *               "start_time": "2026-12-01T10:00:00+01:00",
+                     *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": [
-                     *           {
-                     *             "id": 1,
-                     *             "kind": "ticket",
-                     *             "status": "processing",
-                     *             "filename": "tickets-1.pdf"
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "kind": "invoice",
-                     *             "status": "processing",
-                     *             "filename": "invoice-1.pdf"
-                     *           }
-                     *         ]
+                     *         "documents": []
                      *       }
                      *     }
                      */
@@ -24385,6 +24362,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "promo_codes": [
+                     *         {
+                     *           "id": 1,
+                     *           "code": "SUMMER10",
+                     *           "kind": "percent",
+                     *           "percent": 10,
+                     *           "amount_cents": null,
+                     *           "cap_cents": 500,
+                     *           "ticket_ids": [],
+                     *           "event_ids": [],
+                     *           "tour_ids": [],
+                     *           "channels": [
+                     *             "shop"
+                     *           ],
+                     *           "sale_from": null,
+                     *           "sale_until": null,
+                     *           "visit_from": "2026-01-01",
+                     *           "visit_until": null,
+                     *           "min_quantity": 1,
+                     *           "max_uses": 3,
+                     *           "max_uses_per_email": null,
+                     *           "uses": 0,
+                     *           "partner_account_id": null,
+                     *           "active": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         promo_codes: {
                             active: boolean;
@@ -24541,6 +24548,19 @@ export interface operations {
         /** @description Also accepted wrapped as {"promo_code": {...}}. No product ids: every product; no channels: every channel. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "summer-10",
+                 *       "kind": "percent",
+                 *       "percent": 10,
+                 *       "cap_cents": 500,
+                 *       "channels": [
+                 *         "shop"
+                 *       ],
+                 *       "max_uses": 3,
+                 *       "visit_from": "2026-01-01"
+                 *     }
+                 */
                 "application/json": {
                     amount_cents?: number;
                     /** @description Most a percent discount takes off one order. */
@@ -24582,6 +24602,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "promo_code": {
+                     *         "id": 1,
+                     *         "code": "SUMMER10",
+                     *         "kind": "percent",
+                     *         "percent": 10,
+                     *         "amount_cents": null,
+                     *         "cap_cents": 500,
+                     *         "ticket_ids": [],
+                     *         "event_ids": [],
+                     *         "tour_ids": [],
+                     *         "channels": [
+                     *           "shop"
+                     *         ],
+                     *         "sale_from": null,
+                     *         "sale_until": null,
+                     *         "visit_from": "2026-01-01",
+                     *         "visit_until": null,
+                     *         "min_quantity": 1,
+                     *         "max_uses": 3,
+                     *         "max_uses_per_email": null,
+                     *         "uses": 0,
+                     *         "partner_account_id": null,
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         promo_code: {
                             active: boolean;
@@ -24798,6 +24846,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "promo_code": {
+                     *         "id": 1,
+                     *         "code": "SUMMER10",
+                     *         "kind": "percent",
+                     *         "percent": 10,
+                     *         "amount_cents": null,
+                     *         "cap_cents": 500,
+                     *         "ticket_ids": [],
+                     *         "event_ids": [],
+                     *         "tour_ids": [],
+                     *         "channels": [
+                     *           "shop"
+                     *         ],
+                     *         "sale_from": null,
+                     *         "sale_until": null,
+                     *         "visit_from": "2026-01-01",
+                     *         "visit_until": null,
+                     *         "min_quantity": 1,
+                     *         "max_uses": 3,
+                     *         "max_uses_per_email": null,
+                     *         "uses": 0,
+                     *         "partner_account_id": null,
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         promo_code: {
                             active: boolean;
@@ -24989,6 +25065,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
                     active: boolean;
                 };
@@ -25007,6 +25088,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "promo_code": {
+                     *         "id": 1,
+                     *         "code": "SUMMER10",
+                     *         "kind": "percent",
+                     *         "percent": 10,
+                     *         "amount_cents": null,
+                     *         "cap_cents": 500,
+                     *         "ticket_ids": [],
+                     *         "event_ids": [],
+                     *         "tour_ids": [],
+                     *         "channels": [
+                     *           "shop"
+                     *         ],
+                     *         "sale_from": null,
+                     *         "sale_until": null,
+                     *         "visit_from": "2026-01-01",
+                     *         "visit_until": null,
+                     *         "min_quantity": 1,
+                     *         "max_uses": 3,
+                     *         "max_uses_per_email": null,
+                     *         "uses": 0,
+                     *         "partner_account_id": null,
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         promo_code: {
                             active: boolean;

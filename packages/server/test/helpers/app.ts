@@ -42,7 +42,10 @@ export async function testApp(
   const sealing = { ATRIUM_WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
   const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...issuer, ...sealing, ...opts.env });
   const clock = new ManualClock(opts.now ?? new Date());
-  const app = await buildApp({ database, config, clock, logger: false, ...(opts.testing ? { testing: opts.testing } : {}) });
+  // Route schemas compiled on first use, as `atrium serve` does (src/http/api/lazy-schemas.ts): a
+  // test file uses a few routes, and compiling all of them for every app was most of its start.
+  // test/http/lazy-schemas.test.ts proves the answers equal those of eager compilation.
+  const app = await buildApp({ database, config, clock, logger: false, lazySchemas: true, ...(opts.testing ? { testing: opts.testing } : {}) });
   recordTraffic(app);
   let n = 0;
   return {

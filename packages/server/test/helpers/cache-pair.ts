@@ -15,8 +15,8 @@ export async function cachedAndPlainApps(database: Awaited<ReturnType<typeof fre
     ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '0',
   });
   const caches = (await startCaches(database.url, config, { warn: () => {}, info: () => {} })) as Caches;
-  const cached = await buildApp({ database, config, clock, logger: false, caches });
-  const plain = await buildApp({ database, config, clock, logger: false });
+  const cached = await buildApp({ database, config, clock, logger: false, caches, lazySchemas: true });
+  const plain = await buildApp({ database, config, clock, logger: false, lazySchemas: true });
   after(async () => {
     await cached.close();
     await plain.close();

@@ -83,7 +83,9 @@ export function claimSpec(ctx: Ctx, resolved: ResolvedClaim[], expiresAt: Date |
     now: ctx.clock.now().toISOString(),
     release: releaseReservationIds,
     expires_at: expiresAt?.toISOString() ?? null,
-    race_window_ms: off ? 5 : 0,
+    // Control runs hold the gap between the check and the write open long enough that parallel
+    // claims overlap even on a loaded machine: their oversell must not depend on timing luck.
+    race_window_ms: off ? 50 : 0,
     demands: resolved.flatMap((r, i) =>
       r.demands.map((d) => ({
         item: i + 1,
