@@ -21,6 +21,8 @@ import { INLINE } from '../bin/bundle.js';
 export interface BuiltTests {
   /** The compiled entry of each test file, in the order given. */
   files: string[];
+  /** The compiled entry of each helper program (a source path → its .mjs). */
+  programs: Record<string, string>;
   dir: string;
   remove(): void;
 }
@@ -51,18 +53,21 @@ function commonDir(files: string[]): string {
   return dir;
 }
 
-/** Compiles `files` (absolute .ts paths) for a run of the server package at `root`. */
-export async function buildTests(root: string, files: string[]): Promise<BuiltTests> {
+/**
+ * Compiles `files` (absolute .ts paths) for a run of the server package at `root`, and `programs`:
+ * scripts the tests start as processes of their own (test/helpers/programs.ts).
+ */
+export async function buildTests(root: string, files: string[], programs: string[] = []): Promise<BuiltTests> {
   const esbuild = await import('esbuild');
   const cache = path.join(root, CACHE);
   removeStale(cache);
   const dir = path.join(cache, `run-${process.pid}`);
   fs.rmSync(dir, { recursive: true, force: true });
-  const outbase = commonDir(files);
+  const outbase = commonDir([...files, ...programs]);
   const tsconfigRaw = { compilerOptions: { target: 'ES2022', verbatimModuleSyntax: true, useDefineForClassFields: true } };
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: files,
+    entryPoints: [...files, ...programs],
     outbase,
     outdir: dir,
     entryNames: '[dir]/[name]',
@@ -112,5 +117,10 @@ export async function buildTests(root: string, files: string[]): Promise<BuiltTe
     ],
   });
   const entry = (f: string) => path.join(dir, path.relative(outbase, f).replace(/\.ts$/, '.mjs'));
-  return { files: files.map(entry), dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    files: files.map(entry),
+    programs: Object.fromEntries(programs.map((p) => [p, entry(p)])),
+    dir,
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }

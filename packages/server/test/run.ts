@@ -20,6 +20,8 @@ import { installQueue } from '../src/jobs/queue.ts';
 import { buildTests, type BuiltTests } from './build.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Scripts that tests start as server processes (test/helpers/programs.ts): compiled with the tests. */
+const PROGRAMS = ['test/entry/race-node.ts'];
 
 function findTests(dir: string, skip?: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -73,7 +75,7 @@ async function main() {
   const buildStart = Date.now();
   const building: Promise<BuiltTests | undefined> = stress || process.env.ATRIUM_TEST_TSX === '1'
     ? Promise.resolve(undefined)
-    : buildTests(root, files).then((b) => {
+    : buildTests(root, files, PROGRAMS.map((p) => path.join(root, p))).then((b) => {
       console.log(`# ${files.length} test files compiled in ${Date.now() - buildStart} ms (test/build.ts)`);
       return b;
     }, (e: unknown) => {
@@ -126,6 +128,7 @@ async function main() {
         ...process.env,
         ATRIUM_TEST_ADMIN_URL: adminUrl,
         ATRIUM_TEST_TEMPLATE: template,
+        ...(built ? { ATRIUM_TEST_PROGRAMS: JSON.stringify(Object.fromEntries(Object.entries(built.programs).map(([src, out]) => [path.relative(root, src), out]))) } : {}),
         ...(stress ? { ATRIUM_STRESS: '1' } : {}),
         // Catalogue statements kept by shape are rendered afresh as well and compared
         // (src/db/repositories/catalog/shapes.ts#shaped): a shape key that misses something fails a test.

@@ -12,6 +12,7 @@ const app = await buildApp({
   database,
   config: loadConfig(process.env),
   logger: false,
+  lazySchemas: true,
   testing: { disableEntryLocks: process.env.ENTRY_UNLOCKED === '1', disableHoldLimitLock: process.env.HOLD_LIMITS_UNLOCKED === '1', disableGiftCardGuard: process.env.GIFT_CARD_UNGUARDED === '1' },
 });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -11,6 +11,7 @@ import { systemClock } from '../../src/domain/clock.ts';
 import { addDays, localDateOf, zonedInstant } from '../../src/domain/time.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
+import { repeat } from '../helpers/stress.ts';
 import { bearer, type Node } from './nodes.ts';
 import { startTestNode } from './test-node.ts';
 
@@ -82,7 +83,7 @@ async function releaseAll() {
 describe('hold limits on two nodes', () => {
   test('a burst of one account stays within the share and the count', async () => {
     const p = await pair(false);
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < repeat(1, 2); round++) {
       assert.equal(await shareBurst(p), 1, `round ${round}: more than 10 of 40 places held`);
       assert.equal(await countBurst(p), 5, `round ${round}: more than 5 live holds`);
       await releaseAll();

@@ -3,10 +3,11 @@
 // file reads (ENTRY_UNLOCKED, HOLD_LIMITS_UNLOCKED). Answers like startNode's nodes.
 import { spawn } from 'node:child_process';
 import { cliEnv, serverRoot } from '../cli/cli.ts';
+import { programArgs } from '../helpers/programs.ts';
 import type { Node } from './nodes.ts';
 
 export function startTestNode(env: Record<string, string>): Promise<Node> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/entry/race-node.ts'], {
+  const proc = spawn(process.execPath, programArgs('test/entry/race-node.ts'), {
     cwd: serverRoot,
     env: cliEnv({ ATRIUM_WORKER: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
