@@ -1,7 +1,9 @@
 // Payments benchmark: orders paid per second through the `demo` provider (checkout, then the demo
 // page's "pay" button) and through Stripe (checkout against a local stand-in of Stripe's API, then
 // its signed `checkout.session.completed` webhook), each as a ratio to plain finalize (pending
-// order, then POST /finalize) measured in the same run, before and after the paid runs.
+// order, then POST /finalize) measured in the same run, before and after the paid runs. The
+// `vouchers` flow is the `demo` one with a promo code on the order (10 % off) and 1.00 of it paid
+// by a gift card first: its ratio to `demo` is what codes and cards cost a paid order.
 //   npx tsx bench/payments.ts            (embedded PostgreSQL in a temp dir)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/payments.ts
 //   BENCH_SECONDS (8 per run), BENCH_CONNECTIONS (20 flows at once), BENCH_MAX_ORDERS (20,000 per run)
@@ -53,6 +55,13 @@ const pendingOrder = async (): Promise<number> =>
 const checkout = async (id: number, provider: string) =>
   (await call('POST', `${api}/orders/${id}/checkout`, { provider, return_url: 'https://shop.example.org/back' })).payment.provider_ref as string;
 
+// A promo code every order may use, and gift cards of 500.00 taken in turn (1.00 per order), so
+// concurrent flows rarely debit the same card at once.
+await call('POST', `${api}/promo_codes`, { code: 'BENCH10', kind: 'percent', percent: 10 });
+const cards: string[] = [];
+for (let i = 0; i < 200; i++) cards.push((await call('POST', `${api}/gift_cards`, { amount_cents: 50_000 })).gift_card.code);
+let nextCard = 0;
+
 type Flow = () => Promise<void>;
 const FLOWS: Record<string, Flow> = {
   finalize: async () => {
@@ -61,6 +70,12 @@ const FLOWS: Record<string, Flow> = {
   },
   demo: async () => {
     const ref = await checkout(await pendingOrder(), 'demo');
+    await call('POST', `${api}/payments/demo/${ref}`, 'outcome=paid', { 'content-type': 'application/x-www-form-urlencoded' });
+  },
+  vouchers: async () => {
+    const { order } = await call('POST', `${api}/orders`, { codes: ['BENCH10'], items: [{ type: 'Ticket', attributes: { id: ticketIds[0], quantity: 1, time: pick(slots) } }] });
+    await call('POST', `${api}/orders/${order.id}/payments/gift_card`, { code: cards[nextCard++ % cards.length], amount_cents: 100 });
+    const ref = await checkout(order.id, 'demo');
     await call('POST', `${api}/payments/demo/${ref}`, 'outcome=paid', { 'content-type': 'application/x-www-form-urlencoded' });
   },
   stripe: async () => {
@@ -103,9 +118,9 @@ async function run(name: string, seconds = SECONDS): Promise<Run> {
 
 // A fresh server answers slowly for its first seconds (JIT, pools, the SDK): every flow warms up
 // unmeasured first, so the first measured run is not charged for it.
-for (const name of ['finalize', 'demo', 'stripe']) await run(`${name} (warm-up)`, 2);
+for (const name of ['finalize', 'demo', 'vouchers', 'stripe']) await run(`${name} (warm-up)`, 2);
 const runs: Run[] = [];
-for (const name of ['finalize (before)', 'demo', 'stripe', 'finalize (after)']) runs.push(await run(name));
+for (const name of ['finalize (before)', 'demo', 'vouchers', 'stripe', 'finalize (after)']) runs.push(await run(name));
 const counts = (await orm.execute<{ confirmed: number; refunds: number; finalized: number }>(sql`
   select (select count(*)::int from payments where state = 'confirmed') as confirmed,
          (select count(*)::int from refunds) as refunds,
@@ -114,12 +129,15 @@ const peak = atrium.peakRssMb();
 await atrium.stop();
 await stripe.close();
 
-const base = (runs[0]!.perSecond + runs[3]!.perSecond) / 2;
+const base = (runs[0]!.perSecond + runs[4]!.perSecond) / 2;
+const demo = runs[1]!.perSecond;
 process.stdout.write(`\nPayments benchmark — ${db.where}, ${SECONDS}s per run, ${CONNECTIONS} flows at once, node ${process.version}\n`);
 for (const r of runs) {
   process.stdout.write(
     `${r.name.padEnd(18)} ${String(r.perSecond).padStart(5)} orders/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(5)} ms  ` +
-      `ratio to finalize ${(r.perSecond / base).toFixed(2)}${r.errors ? `  errors ${r.errors}: ${r.firstError}` : ''}\n`,
+      `ratio to finalize ${(r.perSecond / base).toFixed(2)}` +
+      (r.name === 'vouchers' ? `, to demo (the same paid order without code and card) ${(r.perSecond / demo).toFixed(2)}` : '') +
+      `${r.errors ? `  errors ${r.errors}: ${r.firstError}` : ''}\n`,
   );
 }
 process.stdout.write(`payments confirmed ${counts.confirmed}, refunds ${counts.refunds}, orders finalized ${counts.finalized}; server peak RSS ${peak} MB\n`);
