@@ -128,6 +128,9 @@ async function main() {
         ...process.env,
         ATRIUM_TEST_ADMIN_URL: adminUrl,
         ATRIUM_TEST_TEMPLATE: template,
+        // The tests' own temporary directories (data directories, embedded clusters of the serve
+        // and backup tests) in memory too, where the run's cluster is.
+        ...(clusterBase() === '/dev/shm' ? { TMPDIR: '/dev/shm' } : {}),
         ...(built ? { ATRIUM_TEST_PROGRAMS: JSON.stringify(Object.fromEntries(Object.entries(built.programs).map(([src, out]) => [path.relative(root, src), out]))) } : {}),
         ...(stress ? { ATRIUM_STRESS: '1' } : {}),
         // Catalogue statements kept by shape are rendered afresh as well and compared
