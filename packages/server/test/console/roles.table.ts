@@ -107,7 +107,21 @@ export const ROUTES: RouteCase[] = [
   // Shop settings: instance-wide, admins only.
   { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
   { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
+  // Staff users: admins only; an admin of museum B finds no user of museum A.
+  { method: 'GET', route: '/console/staff', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/staff' }), leak: async (fx) => fx.staff.manager },
+  { method: 'POST', route: '/console/staff', allowed: ADMINS, otherMuseum: 'refused', make: async (fx) => ({ url: '/console/staff', form: { email: `new-${crypto.randomUUID()}@example.org`, role: 'viewer', museum_ids: String(fx.A.id) } }) },
+  { method: 'POST', route: '/console/staff/:id/password', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/staff/${await staffOfA(fx)}/password`, form: { confirm: '1' } }) },
+  { method: 'POST', route: '/console/staff/:id/disable', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/staff/${await staffOfA(fx)}/disable`, form: { confirm: '1' } }) },
+  { method: 'POST', route: '/console/staff/:id/enable', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/staff/${await staffOfA(fx)}/enable` }) },
 ];
+
+/** A fresh viewer of museum A (each attempt acts on its own user), written without an audit entry. */
+async function staffOfA(fx: ConsoleFixture): Promise<number> {
+  const { sql } = await import('drizzle-orm');
+  const [row] = (await fx.t.database.db.execute<{ id: number }>(sql`insert into staff_users (email, password_hash, role, museum_ids, created_at, password_changed_at)
+    values (${`viewer-${crypto.randomUUID()}@example.org`}, 'unused', 'viewer', ${`{${fx.A.id}}`}::integer[], now(), now()) returning id`)).rows;
+  return row!.id;
+}
 
 /** Sign-out routes: allowed to every role; run after the others since they end the session. */
 export const SIGN_OUT: RouteCase[] = [

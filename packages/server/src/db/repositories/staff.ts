@@ -46,6 +46,21 @@ export async function disableStaffUserRow(db: DbOrTx, id: number, now: Date): Pr
   return row!;
 }
 
+/** Enables a disabled user again. */
+export async function enableStaffUserRow(db: DbOrTx, id: number): Promise<StaffUserRow> {
+  const [row] = await db.update(staffUsers).set({ disabledAt: null }).where(eq(staffUsers.id, id)).returning();
+  return row!;
+}
+
+/** How many enabled admins limited to no museum there are (the instance's full admins). */
+export async function countFullAdmins(db: DbOrTx): Promise<number> {
+  const [r] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.role, 'admin'), isNull(staffUsers.disabledAt), sql`cardinality(${staffUsers.museumIds}) = 0`));
+  return r?.n ?? 0;
+}
+
 // Sign-in attempts
 
 /** Failed sign-ins since `since` for one email or one client address. */

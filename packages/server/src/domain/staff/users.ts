@@ -1,9 +1,10 @@
-// Staff users: created, listed, disabled and given a new password by an admin (console) or the
-// operator (CLI `atrium user …`). Each change is audited in the same transaction; disabling or
-// resetting a password also ends every session of that user.
+// Staff users: created, listed, disabled, enabled and given a new password by an admin (console,
+// through manageStaff.ts, which adds the admin's museum scope) or the operator (CLI `atrium user
+// …`). Each change is audited in the same transaction; disabling or resetting a password also
+// ends every session of that user.
 import type { DbOrTx } from '../../db/client.ts';
 import {
-  allStaffUsers, disableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
+  allStaffUsers, countFullAdmins, disableStaffUserRow, enableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
 } from '../../db/repositories/staff.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
@@ -19,6 +20,8 @@ const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 export interface StaffUserView {
   id: number;
   email: string;
+  /** Display name; may be empty (users made before names existed). */
+  name: string;
   role: StaffRole;
   museumIds: number[];
   locale: 'de' | 'en';
@@ -28,6 +31,7 @@ export interface StaffUserView {
 
 export interface CreateStaffUserInput {
   email: string;
+  name?: string;
   role: string;
   museumIds?: number[];
   locale?: string;
@@ -36,12 +40,14 @@ export interface CreateStaffUserInput {
 }
 
 function view(r: StaffUserRow): StaffUserView {
-  return { id: r.id, email: r.email, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
+  return { id: r.id, email: r.email, name: r.name, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
 }
 
 export async function createStaffUser(ctx: Base, actor: AuditActor, input: CreateStaffUserInput): Promise<{ user: StaffUserView; password: string }> {
   const email = (input.email ?? '').trim();
+  const name = (input.name ?? '').trim();
   const errors: string[] = [];
+  if (name.length > 200) errors.push('name must have at most 200 characters');
   if (!EMAIL.test(email) || email.length > 254) errors.push('email must be an email address');
   if (!isStaffRole(input.role)) errors.push('role must be admin, manager, box_office or viewer');
   const locale = input.locale ?? 'de';
@@ -55,8 +61,8 @@ export async function createStaffUser(ctx: Base, actor: AuditActor, input: Creat
   const now = ctx.clock.now();
   return transaction(ctx.db, async (tx) => {
     if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', ['a staff user with this email exists']);
-    const user = view(await insertStaffUser(tx, { email, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
-    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, role: user.role, museum_ids: museumIds, locale } });
+    const user = view(await insertStaffUser(tx, { email, name, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, name, role: user.role, museum_ids: museumIds, locale } });
     return { user, password };
   });
 }
@@ -76,9 +82,23 @@ export async function disableStaffUser(ctx: Base, actor: AuditActor, key: string
   if (!('cli' in actor) && actor.id === row.id) throw new DomainError('FORBIDDEN', 'you cannot disable your own account');
   const now = ctx.clock.now();
   return transaction(ctx.db, async (tx) => {
+    // Someone must be left who can manage users from the console (the operator can always use the CLI).
+    if (!('cli' in actor) && row.role === 'admin' && row.museumIds.length === 0 && row.disabledAt === null && (await countFullAdmins(tx)) <= 1) {
+      throw new DomainError('FORBIDDEN', 'the last admin for all museums cannot be disabled');
+    }
     const u = await disableStaffUserRow(tx, row.id, now);
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.disable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: true } });
+    return view(u);
+  });
+}
+
+/** Lets a disabled user sign in again (with the password they had; sessions stay ended). */
+export async function enableStaffUser(ctx: Base, actor: AuditActor, key: string | number): Promise<StaffUserView> {
+  const row = await findByEmailOrId(ctx, key);
+  return transaction(ctx.db, async (tx) => {
+    const u = await enableStaffUserRow(tx, row.id);
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.enable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: false } });
     return view(u);
   });
 }

@@ -12,12 +12,15 @@ import * as payments from './messages/payments.ts';
 import * as desk from './messages/desk.ts';
 import * as errors from './messages/errors.ts';
 import * as shop from './messages/shop.ts';
+import * as staff from './messages/staff.ts';
+import * as rights from './messages/rights.ts';
+import * as audit from './messages/audit.ts';
 
 export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from '../../http/console/messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop, staff, rights, audit];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),
