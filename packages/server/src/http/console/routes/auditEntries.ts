@@ -84,8 +84,11 @@ export function auditEntryView(t: Translate, e: AuditRowIn): AuditEntryView {
   // Who ran a command is shown as "who", not as a changed field.
   after.delete('os_user');
   const fields = [...new Set([...before.keys(), ...after.keys()])].filter((f) => f !== '');
+  const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
   const changes = fields
     .filter((f) => JSON.stringify(before.get(f)) !== JSON.stringify(after.get(f)))
+    // A new object's empty fields say nothing.
+    .filter((f) => before.has(f) || !empty(after.get(f)))
     .map((f) => ({ field: f.replace(/_/g, ' '), before: before.has(f) ? text(t, before.get(f)) : '', after: after.has(f) ? text(t, after.get(f)) : '' }));
   const entity = label(t, `audit.entity.${e.entityType}`, e.entityType.replace(/_/g, ' '));
   const link = e.entityId && /^\d{1,12}$/.test(e.entityId) ? (LINKS[e.entityType]?.(e.entityId) ?? null) : null;
