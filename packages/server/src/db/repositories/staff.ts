@@ -52,15 +52,6 @@ export async function enableStaffUserRow(db: DbOrTx, id: number): Promise<StaffU
   return row!;
 }
 
-/** How many enabled admins limited to no museum there are (the instance's full admins). */
-export async function countFullAdmins(db: DbOrTx): Promise<number> {
-  const [r] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(staffUsers)
-    .where(and(eq(staffUsers.role, 'admin'), isNull(staffUsers.disabledAt), sql`cardinality(${staffUsers.museumIds}) = 0`));
-  return r?.n ?? 0;
-}
-
 // Sign-in attempts
 
 /** Failed sign-ins since `since` for one email or one client address. */

@@ -4,7 +4,7 @@
 // ends every session of that user.
 import type { DbOrTx } from '../../db/client.ts';
 import {
-  allStaffUsers, countFullAdmins, disableStaffUserRow, enableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
+  allStaffUsers, disableStaffUserRow, enableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
 } from '../../db/repositories/staff.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
@@ -82,10 +82,6 @@ export async function disableStaffUser(ctx: Base, actor: AuditActor, key: string
   if (!('cli' in actor) && actor.id === row.id) throw new DomainError('FORBIDDEN', 'you cannot disable your own account');
   const now = ctx.clock.now();
   return transaction(ctx.db, async (tx) => {
-    // Someone must be left who can manage users from the console (the operator can always use the CLI).
-    if (!('cli' in actor) && row.role === 'admin' && row.museumIds.length === 0 && row.disabledAt === null && (await countFullAdmins(tx)) <= 1) {
-      throw new DomainError('FORBIDDEN', 'the last admin for all museums cannot be disabled');
-    }
     const u = await disableStaffUserRow(tx, row.id, now);
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.disable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: true } });
