@@ -5,7 +5,7 @@
 import { DomainError, invalid, notFound } from '../errors.ts';
 import type { StaffCtx } from './principal.ts';
 import {
-  createStaffUser, disableStaffUser, enableStaffUser, listStaffUsers, resetStaffPassword, type CreateStaffUserInput, type StaffUserView,
+  createStaffUser, disableStaffUser, enableStaffUser, listStaffUsers, resetStaffPassword, STAFF_PROBLEMS, type CreateStaffUserInput, type StaffUserView,
 } from './users.ts';
 
 /** Whether a user with these museums lies within the acting admin's scope (empty = every museum). */
@@ -32,7 +32,7 @@ async function target(ctx: StaffCtx, id: number): Promise<StaffUserView> {
 
 export async function createStaffUserAs(ctx: StaffCtx, input: Omit<CreateStaffUserInput, 'password'>): Promise<{ user: StaffUserView; password: string }> {
   assertAdmin(ctx);
-  if (!withinScope(ctx, input.museumIds ?? [])) throw invalid('staff user could not be created', ['museums must be within your own']);
+  if (!withinScope(ctx, input.museumIds ?? [])) throw invalid('staff user could not be created', [STAFF_PROBLEMS.scope]);
   return createStaffUser(ctx, ctx.staff, input);
 }
 

@@ -17,6 +17,17 @@ import { revokeAllSessions } from './sessions.ts';
 type Base = { db: DbOrTx; clock: Clock };
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+/** The field messages of a refused new user (the console shows each in the user's words). */
+export const STAFF_PROBLEMS = {
+  name: 'name must have at most 200 characters',
+  email: 'email must be an email address',
+  role: 'role must be admin, manager, box_office or viewer',
+  locale: 'locale must be de or en',
+  museums: 'museum ids must be positive integers',
+  taken: 'a staff user with this email exists',
+  scope: 'museums must be within your own',
+} as const;
+
 export interface StaffUserView {
   id: number;
   email: string;
@@ -47,20 +58,20 @@ export async function createStaffUser(ctx: Base, actor: AuditActor, input: Creat
   const email = (input.email ?? '').trim();
   const name = (input.name ?? '').trim();
   const errors: string[] = [];
-  if (name.length > 200) errors.push('name must have at most 200 characters');
-  if (!EMAIL.test(email) || email.length > 254) errors.push('email must be an email address');
-  if (!isStaffRole(input.role)) errors.push('role must be admin, manager, box_office or viewer');
+  if (name.length > 200) errors.push(STAFF_PROBLEMS.name);
+  if (!EMAIL.test(email) || email.length > 254) errors.push(STAFF_PROBLEMS.email);
+  if (!isStaffRole(input.role)) errors.push(STAFF_PROBLEMS.role);
   const locale = input.locale ?? 'de';
-  if (locale !== 'de' && locale !== 'en') errors.push('locale must be de or en');
+  if (locale !== 'de' && locale !== 'en') errors.push(STAFF_PROBLEMS.locale);
   const museumIds = input.museumIds ?? [];
-  if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) errors.push('museum ids must be positive integers');
+  if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) errors.push(STAFF_PROBLEMS.museums);
   if (errors.length) throw invalid('staff user could not be created', errors);
   const password = input.password ?? generatePassword();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   return transaction(ctx.db, async (tx) => {
-    if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', ['a staff user with this email exists']);
+    if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', [STAFF_PROBLEMS.taken]);
     const user = view(await insertStaffUser(tx, { email, name, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, name, role: user.role, museum_ids: museumIds, locale } });
     return { user, password };

@@ -34,6 +34,7 @@ export const de: Record<string, string> = {
   'staff.error.role': 'Bitte eine Rolle wählen.',
   'staff.error.scope': 'Bitte nur Museen wählen, für die Sie selbst zuständig sind (mindestens eines).',
   'staff.error.name': 'Der Name darf höchstens 200 Zeichen haben.',
+  'staff.error.locale': 'Bitte Deutsch oder Englisch als Sprache wählen.',
   'notice.staffdisabled': 'Der Zugang ist gesperrt; die Person ist überall abgemeldet.',
   'notice.staffenabled': 'Der Zugang ist wieder freigegeben.',
 };
@@ -72,6 +73,7 @@ export const en: Record<string, string> = {
   'staff.error.role': 'Please choose a role.',
   'staff.error.scope': 'Please choose only museums you are responsible for yourself (at least one).',
   'staff.error.name': 'The name may have at most 200 characters.',
+  'staff.error.locale': 'Please choose German or English as the language.',
   'notice.staffdisabled': 'The sign-in is disabled; the person is signed out everywhere.',
   'notice.staffenabled': 'The sign-in is enabled again.',
 };

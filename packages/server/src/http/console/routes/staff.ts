@@ -7,6 +7,7 @@ import { DomainError } from '../../../domain/errors.ts';
 import { reportMuseums } from '../../../domain/reports/range.ts';
 import { createStaffUserAs, resetStaffPasswordAs, setStaffUserEnabled, staffUserFor, staffUsersFor } from '../../../domain/staff/manageStaff.ts';
 import { STAFF_ROLES } from '../../../domain/staff/permissions.ts';
+import { STAFF_PROBLEMS } from '../../../domain/staff/users.ts';
 import { translator } from '../i18n.ts';
 import { idsOf } from './formInput.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
@@ -14,13 +15,14 @@ import type { ConsoleDeps } from './deps.ts';
 import { showSecretOnce } from './partners.ts';
 import { renderPage, seeOther } from './render.ts';
 
-/** The verbs' English field messages, in the user's words (anything else is shown as given). */
+/** The verb's field messages in the user's words (anything else is shown as given). */
 const DETAILS: Record<string, string> = {
-  'email must be an email address': 'staff.error.email',
-  'a staff user with this email exists': 'staff.error.taken',
-  'role must be admin, manager, box_office or viewer': 'staff.error.role',
-  'museums must be within your own': 'staff.error.scope',
-  'name must have at most 200 characters': 'staff.error.name',
+  [STAFF_PROBLEMS.email]: 'staff.error.email',
+  [STAFF_PROBLEMS.taken]: 'staff.error.taken',
+  [STAFF_PROBLEMS.role]: 'staff.error.role',
+  [STAFF_PROBLEMS.scope]: 'staff.error.scope',
+  [STAFF_PROBLEMS.name]: 'staff.error.name',
+  [STAFF_PROBLEMS.locale]: 'staff.error.locale',
 };
 
 const idParam = (req: FastifyRequest) => intParam((req.params as { id: string }).id) ?? 0;
