@@ -1,5 +1,6 @@
 // Shared plumbing of CLI commands: configuration, the right database (external, the running
 // server's embedded one, or a temporarily started embedded one), migrations, and clean exit.
+import os from 'node:os';
 import { loadConfig, ConfigError, UsageError, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { EmbeddedStartError } from '../db/embedded-host.ts';
@@ -67,3 +68,6 @@ export function parseIdList(text: string, what: string): number[] {
   if (ids.some((n) => !Number.isInteger(n) || n < 1)) throw new UsageError(`${what} must be a comma list of ids, got "${text}"`);
   return ids;
 }
+
+/** Who ran the command, for the audit log: the user behind sudo when there is one. */
+export const osUser = () => process.env.SUDO_USER || os.userInfo().username;

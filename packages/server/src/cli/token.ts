@@ -1,5 +1,4 @@
 // `atrium token create|list|revoke|rotate`: partner tokens are issued by the operator (spec 5.4).
-import os from 'node:os';
 import type { Command } from 'commander';
 import { createToken } from '../domain/accounts/createToken.ts';
 import { auditedByOperator } from '../domain/accounts/operatorAudit.ts';
@@ -8,16 +7,13 @@ import { revokeToken } from '../domain/accounts/revokeToken.ts';
 import { rotateToken } from '../domain/accounts/rotateToken.ts';
 import type { AccessClass } from '../domain/principal.ts';
 import { UsageError } from '../config.ts';
-import { action, parseDuration, parseIdList, withDatabase } from './runtime.ts';
+import { action, osUser, parseDuration, parseIdList, withDatabase } from './runtime.ts';
 
 function tokenId(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`token id must be a positive integer, got "${text}"`);
   return n;
 }
-
-/** Who ran the command, for the audit log: the user behind sudo when there is one. */
-const osUser = () => process.env.SUDO_USER || os.userInfo().username;
 
 export function tokenCommands(program: Command) {
   const token = program.command('token').description('issue, list, revoke and rotate API tokens');

@@ -113,9 +113,20 @@ test('back office in Chromium: close a day with the preview, reports and CSV, pa
     await admin.getByText('webhook.test').first().waitFor();
     await noSeriousViolations(admin, 'webhook deliveries');
     await admin.getByRole('link', { name: 'Audit log' }).click();
-    await admin.getByText('closure.create').first().waitFor();
+    await admin.getByRole('heading', { name: /^Closure created · Closure #\d+$/ }).first().waitFor();
     await noSeriousViolations(admin, 'audit log');
     await admin.screenshot({ path: shot('audit'), fullPage: true });
+    // Staff users: a new user, the password shown once, then listed.
+    await admin.getByRole('link', { name: 'Staff', exact: true }).click();
+    await noSeriousViolations(admin, 'staff users');
+    await admin.locator('#s-name').fill('Erika Muster');
+    await admin.locator('#s-email').fill('erika.browser@museum.example');
+    await admin.locator('#s-role').selectOption('box_office');
+    await admin.getByRole('button', { name: 'Create', exact: true }).click();
+    assert.match(await admin.locator('#secret').inputValue(), /^[A-Za-z0-9]{20}$/);
+    await admin.getByRole('link', { name: 'Saved – continue' }).click();
+    await admin.getByRole('cell', { name: 'Erika Muster' }).waitFor();
+    await admin.screenshot({ path: shot('staff'), fullPage: true });
     assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
   } finally {
     await browser.close();

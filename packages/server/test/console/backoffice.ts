@@ -46,3 +46,9 @@ export async function quotaOfA(fx: ConsoleFixture) {
 export async function eventOfA(fx: ConsoleFixture) {
   return (await f.event(fx.t.database.db, { museumId: fx.A.id })).id;
 }
+
+/** The opening hours form with the factories' week: every day 10:00-18:00, Thursday to 20:00. */
+export function openWeek(): Record<string, string> {
+  const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+  return Object.fromEntries(days.flatMap((d) => [[`open_${d}`, '1'], [`from_${d}`, '10:00'], [`to_${d}`, d === 'thursday' ? '20:00' : '18:00']]));
+}

@@ -104,3 +104,18 @@ test('webhooks: secret shown once, test delivery listed, retried, deleted', asyn
   assert.equal((await admin.post(`/console/partners/${accountId}/webhooks/${hookId}/delete`, {})).statusCode, 303);
   assert.equal((await admin.get(`/console/partners/${accountId}/webhooks/${hookId}`)).statusCode, 404);
 });
+
+test('rights are offered and shown in plain words; the stored value is the right name', async () => {
+  const page = await admin.get('/console/partners');
+  assert.match(page.body, /value="orders:read"> <label for="pr-orders-read">See orders and tickets<\/label>/);
+  assert.match(page.body, /value="catalog:write"> <label for="pr-catalog-write">Change the offer, prices and opening hours/);
+  assert.ok(!/<label[^>]*>orders:read<\/label>/.test(page.body), 'no raw right names as labels');
+  const res = await admin.post('/console/partners', { name: 'Kasse Süd', class: 'user', rights: ['orders:read', 'documents:write'] });
+  assert.equal(res.statusCode, 200, res.body.slice(0, 400));
+  const id = Number(/href="\/console\/partners\/(\d+)"/.exec(res.body)![1]);
+  const [row] = (await db.execute<{ rights: string[] }>(sql`select rights from accounts where id = ${id}`)).rows;
+  assert.deepEqual([...row!.rights].sort(), ['documents:write', 'orders:read']);
+  const detail = await admin.get(`/console/partners/${id}`);
+  assert.match(detail.body, /<li>See orders and tickets<\/li>/);
+  assert.match(detail.body, /<li>Make and send documents \(includes downloading them\)<\/li>/);
+});

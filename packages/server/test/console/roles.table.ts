@@ -77,8 +77,9 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/console/requests/:id/decline', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/decline`, form: { reason: 'Fully booked' } }) },
   // Schedules and closures (engineer B)
   { method: 'GET', route: '/console/schedules', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/schedules' }), leak: async (fx) => `value="${fx.A.id}" selected` },
-  { method: 'POST', route: '/console/schedules/hours', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/schedules/hours', form: { museum_id: String(fx.A.id), weekly_sunday: '10:00-18:00' } }) },
+  { method: 'POST', route: '/console/schedules/hours', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/schedules/hours', form: { museum_id: String(fx.A.id), ...b.openWeek() } }) },
   { method: 'POST', route: '/console/capacities', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/capacities', form: { quota_id: String(await b.quotaOfA(fx)), date: b.freshDay(), capacity: '40' } }) },
+  { method: 'POST', route: '/console/event-dates/preview', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/event-dates/preview', form: { event_id: String(await b.eventOfA(fx)), weekdays: ['SA', 'SU'], ends: 'count', count: '4', start_date: b.freshDay(), start_time: '14:00', seats: '10' } }) },
   { method: 'POST', route: '/console/event-dates', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/event-dates', form: { event_id: String(await b.eventOfA(fx)), rrule: 'FREQ=DAILY;COUNT=2', start_date: b.freshDay(), start_time: '14:00', seats: '10' } }) },
   { method: 'POST', route: '/console/closures/preview', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/closures/preview', form: { museum_id: String(fx.A.id), start_date: b.freshDay() } }) },
   { method: 'POST', route: '/console/closures', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/closures', form: { museum_id: String(fx.A.id), start_date: b.freshDay(), reason: 'Sturm' } }) },
@@ -107,7 +108,21 @@ export const ROUTES: RouteCase[] = [
   // Shop settings: instance-wide, admins only.
   { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
   { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
+  // Staff users: admins only; an admin of museum B finds no user of museum A.
+  { method: 'GET', route: '/console/staff', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/staff' }), leak: async (fx) => fx.staff.manager },
+  { method: 'POST', route: '/console/staff', allowed: ADMINS, otherMuseum: 'refused', make: async (fx) => ({ url: '/console/staff', form: { email: `new-${crypto.randomUUID()}@example.org`, role: 'viewer', museum_ids: String(fx.A.id) } }) },
+  { method: 'POST', route: '/console/staff/:id/password', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/staff/${await staffOfA(fx)}/password`, form: { confirm: '1' } }) },
+  { method: 'POST', route: '/console/staff/:id/disable', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/staff/${await staffOfA(fx)}/disable`, form: { confirm: '1' } }) },
+  { method: 'POST', route: '/console/staff/:id/enable', allowed: ADMINS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/staff/${await staffOfA(fx)}/enable` }) },
 ];
+
+/** A fresh viewer of museum A (each attempt acts on its own user), written without an audit entry. */
+async function staffOfA(fx: ConsoleFixture): Promise<number> {
+  const { sql } = await import('drizzle-orm');
+  const [row] = (await fx.t.database.db.execute<{ id: number }>(sql`insert into staff_users (email, password_hash, role, museum_ids, created_at, password_changed_at)
+    values (${`viewer-${crypto.randomUUID()}@example.org`}, 'unused', 'viewer', ${`{${fx.A.id}}`}::integer[], now(), now()) returning id`)).rows;
+  return row!.id;
+}
 
 /** Sign-out routes: allowed to every role; run after the others since they end the session. */
 export const SIGN_OUT: RouteCase[] = [

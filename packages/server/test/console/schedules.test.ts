@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { testApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
-import { zonedInstant } from '../../src/domain/time.ts';
+import { addDays, zonedInstant } from '../../src/domain/time.ts';
+import { openWeek } from './backoffice.ts';
 import { signIn, staffUser, type Browser } from './support.ts';
 
 const t = await testApp();
@@ -93,19 +94,38 @@ describe('closures', () => {
 });
 
 describe('hours, capacities, recurring dates', () => {
-  test('opening hours: saved and audited with before/after; a bad value explained', async () => {
-    const bad = await manager.post('/console/schedules/hours', { museum_id: String(museumA), weekly_monday: '25:00-26:00', exceptions: '' });
-    assert.equal(bad.statusCode, 422);
-    assert.match(bad.body, /weekly.monday: &quot;25:00-26:00&quot; is not opening hours/);
-    const ok = await manager.post('/console/schedules/hours', { museum_id: String(museumA), weekly_monday: 'closed', exceptions: `${day} 12:00-14:00` });
-    assert.equal(ok.statusCode, 303, ok.body.replace(/[\s\S]*<main[^>]*>/, "").slice(0, 600));
+  test('opening hours: toggles and time pickers; saved and audited with before/after', async () => {
+    const page = await manager.get(`/console/schedules?museum_id=${museumA}`);
+    assert.match(page.body, /id="open_monday" name="open_monday" value="1" checked/);
+    assert.match(page.body, /id="from_monday" name="from_monday" type="time" value="10:00"/);
+    assert.ok(!page.body.includes('closed|'), 'no typed notation to learn');
+    const form = { museum_id: String(museumA), ...openWeek(), open_monday: '', ex_0_date: day, ex_0_state: 'open', ex_0_from: '12:00', ex_0_to: '14:00', ex_1_date: '', ex_1_state: 'closed' };
+    const ok = await manager.post('/console/schedules/hours', form);
+    assert.equal(ok.statusCode, 303, ok.body.replace(/[\s\S]*<main[^>]*>/, '').slice(0, 600));
     const [e] = (await db.execute<{ before: { weekly: Record<string, string> }; after: { weekly: Record<string, string>; exceptions: Record<string, string> } }>(sql`select * from audit_log where action = 'schedule.update'`)).rows;
     assert.equal(e!.before.weekly.monday, '10:00-18:00');
     assert.equal(e!.after.weekly.monday, 'closed');
+    assert.equal(e!.after.weekly.thursday, '10:00-20:00');
     assert.deepEqual(e!.after.exceptions, { [day]: '12:00-14:00' });
-    assert.equal((await viewer.post('/console/schedules/hours', { museum_id: String(museumA), weekly_monday: '10:00-18:00' })).statusCode, 403);
-    assert.equal((await managerB.post('/console/schedules/hours', { museum_id: String(museumA), weekly_monday: '10:00-18:00' })).statusCode, 404);
+    const again = await manager.get(`/console/schedules?museum_id=${museumA}`);
+    assert.match(again.body, /id="open_monday" name="open_monday" value="1">/, 'Monday shown closed');
+    assert.match(again.body, new RegExp(`id="ex_0_date" name="ex_0_date" type="date" value="${day}"`));
+    assert.equal((await viewer.post('/console/schedules/hours', form)).statusCode, 403);
+    assert.equal((await managerB.post('/console/schedules/hours', form)).statusCode, 404);
     assert.equal(await audits('schedule.update'), 1);
+  });
+
+  test('opening hours: a mistake is shown at its field with everything typed kept; nothing saved', async () => {
+    const form = { museum_id: String(museumA), ...openWeek(), from_tuesday: '18:00', to_tuesday: '09:00', to_friday: '', ex_0_date: '2026-02-30', ex_0_state: 'closed', ex_1_date: '', ex_1_state: 'open', ex_1_from: '10:00' };
+    const bad = await manager.post('/console/schedules/hours', form);
+    assert.equal(bad.statusCode, 422);
+    assert.match(bad.body, /<a href="#from_tuesday">Tuesday: the opening time must be before the closing time\.<\/a>/);
+    assert.match(bad.body, /<a href="#from_friday">Friday: please give the opening and the closing time\.<\/a>/);
+    assert.match(bad.body, /&quot;2026-02-30&quot; is not a date/);
+    assert.match(bad.body, /Other day 2: please give a date/);
+    assert.match(bad.body, /id="from_tuesday" name="from_tuesday" type="time" value="18:00" aria-invalid="true"/, 'typed value kept');
+    assert.match(bad.body, /id="ex_0_date" name="ex_0_date" type="date" value="2026-02-30"/);
+    assert.equal(await audits('schedule.update'), 1, 'nothing saved');
   });
 
   test('capacity override: set, oversold reported, audited', async () => {
@@ -123,7 +143,7 @@ describe('hours, capacities, recurring dates', () => {
     // Mondays open again and the first day closed by an exception, so exactly that day is closed
     // whatever weekday it falls on (an event date needs no opening hours beyond that, only an
     // open day without a closure: rule.ts, mode 'event').
-    const hours = await manager.post('/console/schedules/hours', { museum_id: String(museumA), weekly_monday: '10:00-18:00', exceptions: `${day} closed` });
+    const hours = await manager.post('/console/schedules/hours', { museum_id: String(museumA), ...openWeek(), ex_0_date: day, ex_0_state: 'closed' });
     assert.equal(hours.statusCode, 303);
     const res = await manager.post('/console/event-dates', { event_id: String(eventId), rrule: 'FREQ=DAILY;COUNT=3', start_date: day, start_time: '14:00', duration: '60', seats: '20' });
     assert.equal(res.statusCode, 303, res.body.replace(/[\s\S]*<main[^>]*>/, '').slice(0, 800));
@@ -132,7 +152,44 @@ describe('hours, capacities, recurring dates', () => {
     assert.equal(await count(sql`select count(*) as n from event_dates where event_id = ${eventId}`), 2);
     const bad = await manager.post('/console/event-dates', { event_id: String(eventId), rrule: 'FREQ=NEVER', start_time: '14:00', seats: '20' });
     assert.equal(bad.statusCode, 422);
+    assert.match(bad.body, /value="FREQ=NEVER"/, 'the rule typed is kept');
     assert.equal(await count(sql`select count(*) as n from event_dates where event_id = ${eventId}`), 2);
     assert.equal(await audits('event_dates.create'), 1);
+  });
+
+  test('recurring event dates from weekdays, time and an end: preview first, then the same dates', async () => {
+    const other = (await f.event(db, { museumId: museumA })).id;
+    const start = f.localDate(20);
+    const until = f.localDate(48);
+    const form = { event_id: String(other), weekdays: ['SA', 'SU'], start_time: '14:00', start_date: start, ends: 'until', until, duration: '90', seats: '25' };
+    const preview = await manager.post('/console/event-dates/preview', form);
+    assert.equal(preview.statusCode, 200, preview.body.replace(/[\s\S]*<main[^>]*>/, '').slice(0, 800));
+    const expected: string[] = [];
+    for (let d = start; d <= until; d = addDays(d, 1)) if ([0, 6].includes(new Date(`${d}T12:00:00Z`).getUTCDay())) expected.push(d);
+    assert.match(preview.body, new RegExp(`${expected.length} date\\(s\\) would be created`));
+    assert.equal((preview.body.match(/, 14:00<\/li>/g) ?? []).length, Math.min(10, expected.length));
+    assert.match(preview.body, /id="dw-SA" name="weekdays" value="SA" checked/, 'choices kept');
+    assert.equal(await count(sql`select count(*) as n from event_dates where event_id = ${other}`), 0, 'the preview writes nothing');
+    const made = await manager.post('/console/event-dates', form);
+    assert.equal(made.statusCode, 303, made.body.replace(/[\s\S]*<main[^>]*>/, '').slice(0, 800));
+    const rows = (await db.execute<{ d: string; t: string; duration: number }>(sql`select to_char(start_at at time zone 'Europe/Berlin', 'YYYY-MM-DD') as d, to_char(start_at at time zone 'Europe/Berlin', 'HH24:MI') as t, duration from event_dates where event_id = ${other} order by start_at`)).rows;
+    assert.deepEqual(rows.map((r) => r.d), expected, 'every Saturday and Sunday up to and including the last day');
+    assert.ok(rows.every((r) => r.t === '14:00' && r.duration === 90));
+    const [entry] = (await db.execute<{ after: { recurrence: { rrule: string } } }>(sql`select after from audit_log where action = 'event_dates.create' and entity_id = ${String(other)}`)).rows;
+    assert.equal(entry!.after.recurrence.rrule, `FREQ=WEEKLY;BYDAY=SA,SU;UNTIL=${until.replace(/-/g, '')}T235959`);
+  });
+
+  test('recurring dates form: mistakes named in words, typed values kept, nothing written', async () => {
+    const other = (await f.event(db, { museumId: museumA })).id;
+    const none = await manager.post('/console/event-dates', { event_id: String(other), start_time: '14:00', ends: 'count', count: '5000', seats: '10' });
+    assert.equal(none.statusCode, 422);
+    assert.match(none.body, /Please tick at least one weekday/);
+    assert.match(none.body, /Please give a number between 1 and 1000/);
+    assert.match(none.body, /id="d-count" name="count" type="number" min="1" max="1000" value="5000"/);
+    const noEnd = await manager.post('/console/event-dates/preview', { event_id: String(other), weekdays: 'MO', start_time: '14:00', ends: 'until', seats: '10' });
+    assert.equal(noEnd.statusCode, 422);
+    assert.match(noEnd.body, /Please say until when/);
+    assert.equal((await managerB.post('/console/event-dates/preview', { event_id: String(other), weekdays: 'MO', ends: 'count', count: '2', start_time: '14:00', seats: '10' })).statusCode, 404);
+    assert.equal(await count(sql`select count(*) as n from event_dates where event_id = ${other}`), 0);
   });
 });

@@ -46,6 +46,12 @@ export async function disableStaffUserRow(db: DbOrTx, id: number, now: Date): Pr
   return row!;
 }
 
+/** Enables a disabled user again. */
+export async function enableStaffUserRow(db: DbOrTx, id: number): Promise<StaffUserRow> {
+  const [row] = await db.update(staffUsers).set({ disabledAt: null }).where(eq(staffUsers.id, id)).returning();
+  return row!;
+}
+
 // Sign-in attempts
 
 /** Failed sign-ins since `since` for one email or one client address. */

@@ -10,6 +10,8 @@ export const staffUsers = pgTable(
   {
     id: serial().primaryKey(),
     email: text().notNull(),
+    /** Display name for the console's user list (migration 0047); may be empty. */
+    name: text().notNull().default(''),
     /** argon2id, PHC string. */
     passwordHash: text().notNull(),
     role: text().notNull(),

@@ -17,7 +17,7 @@ export async function auditedByOperator<C extends { db: DbOrTx; clock: Clock }, 
     const txCtx = { ...ctx, db: tx };
     const result = await run(txCtx);
     const e = entry(result);
-    await recordAudit(txCtx, { cli: true }, { ...e, after: { ...((e.after as object | undefined) ?? {}), os_user: osUser } });
+    await recordAudit(txCtx, { cli: true, osUser }, e);
     return result;
   });
 }

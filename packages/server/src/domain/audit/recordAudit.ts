@@ -7,10 +7,14 @@ import { insertAuditEntry } from '../../db/repositories/audit.ts';
 import type { Clock } from '../clock.ts';
 
 /**
- * A staff user ({id, email}), an operator at the CLI ({ cli: true }), or who else caused a
- * change ({ system: 'provider-webhook' }, 'account:7', …: payments, docs/payments.md).
+ * A staff user ({id, email}), an operator at the command line ({ cli: true }, with the OS user who
+ * ran it when known), or who else caused a change ({ system: 'provider-webhook' }, 'account:7', …:
+ * payments, docs/payments.md).
  */
-export type AuditActor = { id: number; email: string } | { cli: true } | { system: string; id?: undefined };
+export type AuditActor = { id: number; email: string } | { cli: true; osUser?: string } | { system: string; id?: undefined };
+
+/** The actor column of an entry made at the command line (the console shows it as "command line"). */
+export const CLI_ACTOR = 'cli';
 
 export interface AuditEntry {
   action: string;
@@ -23,15 +27,17 @@ export interface AuditEntry {
 
 export async function recordAudit(ctx: { db: DbOrTx; clock: Clock }, actor: AuditActor, e: AuditEntry): Promise<void> {
   const staff = 'cli' in actor || 'system' in actor ? null : actor;
+  // Who ran a command is kept with the entry, as the token commands do (accounts/operatorAudit.ts).
+  const osUser = 'cli' in actor && actor.osUser ? { os_user: actor.osUser } : null;
   await insertAuditEntry(ctx.db, {
     at: ctx.clock.now(),
     staffUserId: staff?.id ?? null,
-    actor: staff ? staff.email : 'system' in actor ? actor.system : 'cli',
+    actor: staff ? staff.email : 'system' in actor ? actor.system : CLI_ACTOR,
     action: e.action,
     entityType: e.entityType,
     entityId: e.entityId === undefined || e.entityId === null ? null : String(e.entityId),
     museumId: e.museumId ?? null,
     before: e.before ?? null,
-    after: e.after ?? null,
+    after: osUser ? { ...((e.after as object | null | undefined) ?? {}), ...osUser } : (e.after ?? null),
   });
 }

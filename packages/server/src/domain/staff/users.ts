@@ -1,9 +1,10 @@
-// Staff users: created, listed, disabled and given a new password by an admin (console) or the
-// operator (CLI `atrium user …`). Each change is audited in the same transaction; disabling or
-// resetting a password also ends every session of that user.
+// Staff users: created, listed, disabled, enabled and given a new password by an admin (console,
+// through manageStaff.ts, which adds the admin's museum scope) or the operator (CLI `atrium user
+// …`). Each change is audited in the same transaction; disabling or resetting a password also
+// ends every session of that user.
 import type { DbOrTx } from '../../db/client.ts';
 import {
-  allStaffUsers, disableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
+  allStaffUsers, disableStaffUserRow, enableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
 } from '../../db/repositories/staff.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
@@ -16,9 +17,22 @@ import { revokeAllSessions } from './sessions.ts';
 type Base = { db: DbOrTx; clock: Clock };
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+/** The field messages of a refused new user (the console shows each in the user's words). */
+export const STAFF_PROBLEMS = {
+  name: 'name must have at most 200 characters',
+  email: 'email must be an email address',
+  role: 'role must be admin, manager, box_office or viewer',
+  locale: 'locale must be de or en',
+  museums: 'museum ids must be positive integers',
+  taken: 'a staff user with this email exists',
+  scope: 'museums must be within your own',
+} as const;
+
 export interface StaffUserView {
   id: number;
   email: string;
+  /** Display name; may be empty (users made before names existed). */
+  name: string;
   role: StaffRole;
   museumIds: number[];
   locale: 'de' | 'en';
@@ -28,6 +42,7 @@ export interface StaffUserView {
 
 export interface CreateStaffUserInput {
   email: string;
+  name?: string;
   role: string;
   museumIds?: number[];
   locale?: string;
@@ -36,27 +51,29 @@ export interface CreateStaffUserInput {
 }
 
 function view(r: StaffUserRow): StaffUserView {
-  return { id: r.id, email: r.email, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
+  return { id: r.id, email: r.email, name: r.name, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
 }
 
 export async function createStaffUser(ctx: Base, actor: AuditActor, input: CreateStaffUserInput): Promise<{ user: StaffUserView; password: string }> {
   const email = (input.email ?? '').trim();
+  const name = (input.name ?? '').trim();
   const errors: string[] = [];
-  if (!EMAIL.test(email) || email.length > 254) errors.push('email must be an email address');
-  if (!isStaffRole(input.role)) errors.push('role must be admin, manager, box_office or viewer');
+  if (name.length > 200) errors.push(STAFF_PROBLEMS.name);
+  if (!EMAIL.test(email) || email.length > 254) errors.push(STAFF_PROBLEMS.email);
+  if (!isStaffRole(input.role)) errors.push(STAFF_PROBLEMS.role);
   const locale = input.locale ?? 'de';
-  if (locale !== 'de' && locale !== 'en') errors.push('locale must be de or en');
+  if (locale !== 'de' && locale !== 'en') errors.push(STAFF_PROBLEMS.locale);
   const museumIds = input.museumIds ?? [];
-  if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) errors.push('museum ids must be positive integers');
+  if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) errors.push(STAFF_PROBLEMS.museums);
   if (errors.length) throw invalid('staff user could not be created', errors);
   const password = input.password ?? generatePassword();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   return transaction(ctx.db, async (tx) => {
-    if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', ['a staff user with this email exists']);
-    const user = view(await insertStaffUser(tx, { email, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
-    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, role: user.role, museum_ids: museumIds, locale } });
+    if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', [STAFF_PROBLEMS.taken]);
+    const user = view(await insertStaffUser(tx, { email, name, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, name, role: user.role, museum_ids: museumIds, locale } });
     return { user, password };
   });
 }
@@ -79,6 +96,16 @@ export async function disableStaffUser(ctx: Base, actor: AuditActor, key: string
     const u = await disableStaffUserRow(tx, row.id, now);
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.disable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: true } });
+    return view(u);
+  });
+}
+
+/** Lets a disabled user sign in again (with the password they had; sessions stay ended). */
+export async function enableStaffUser(ctx: Base, actor: AuditActor, key: string | number): Promise<StaffUserView> {
+  const row = await findByEmailOrId(ctx, key);
+  return transaction(ctx.db, async (tx) => {
+    const u = await enableStaffUserRow(tx, row.id);
+    await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.enable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: false } });
     return view(u);
   });
 }

@@ -12,12 +12,15 @@ import * as payments from './messages/payments.ts';
 import * as desk from './messages/desk.ts';
 import * as errors from './messages/errors.ts';
 import * as shop from './messages/shop.ts';
+import * as staff from './messages/staff.ts';
+import * as rights from './messages/rights.ts';
+import * as audit from './messages/audit.ts';
 
 export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from '../../http/console/messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop, staff, rights, audit];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),
@@ -61,6 +64,8 @@ export interface Formatters {
   dateTime(d: Date | null | undefined, zone: string): string;
   /** A YYYY-MM-DD calendar date, spelled out (weekday, day, month, year). */
   day(isoDate: string): string;
+  /** An instant's date in the zone, spelled out (weekday, day, month, year). */
+  longDate(d: Date, zone: string): string;
   money(cents: number, currency: string): string;
 }
 
@@ -70,6 +75,7 @@ export function formatters(locale: Locale): Formatters {
     time: (d, zone) => (d ? fmt(locale, zone, { hour: '2-digit', minute: '2-digit' }).format(d) : ''),
     date: (d, zone) => (d ? fmt(locale, zone, { dateStyle: 'medium' }).format(d) : ''),
     dateTime: (d, zone) => (d ? fmt(locale, zone, { dateStyle: 'medium', timeStyle: 'short' }).format(d) : ''),
+    longDate: (d, zone) => fmt(locale, zone, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(d),
     day: (iso) => fmt(locale, 'UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${iso}T12:00:00Z`)),
     money: (cents, currency) => new Intl.NumberFormat(tag, { style: 'currency', currency }).format(cents / 100),
   };

@@ -13,6 +13,7 @@ export const NAV: Array<{ href: string; key: string; action: ConsoleAction }> = 
   { href: '/console/reports', key: 'nav.reports', action: 'reports.view' },
   { href: '/console/audit', key: 'nav.audit', action: 'audit.view' },
   { href: '/console/shop', key: 'nav.shop', action: 'shop.settings' },
+  { href: '/console/staff', key: 'nav.staff', action: 'users.manage' },
 ];
 
 export function navFor(role: StaffRole, path: string) {

@@ -12,10 +12,12 @@ import { auditPages } from './audit.ts';
 import { reportPages } from './reports.ts';
 import { closurePages } from './closures.ts';
 import { schedulePages } from './schedules.ts';
+import { eventDatePages } from './eventDates.ts';
 import { partnerPages } from './partners.ts';
 import { webhookPages } from './webhooks.ts';
 import { paymentPages } from './payments.ts';
 import { paymentReportPages } from './paymentReports.ts';
 import { shopSettingsPages } from './shopSettings.ts';
+import { staffPages } from './staff.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, eventDatePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages, staffPages];

@@ -16,10 +16,12 @@ import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
 const CLASSES: AccessClass[] = ['user', 'reseller', 'public', 'entry'];
+/** Every right a staff API account can be given, in the order offered; labels: messages/rights.ts. */
+const RIGHT_CHOICES = ['*', ...RIGHT_AREAS.flatMap((a) => [`${a}:read`, `${a}:write`])];
 const museumOfAccount = (ids: number[]) => ids[0] ?? null;
 
 /** The page that shows a secret once: never cached, never sent again. */
-export function showSecretOnce(req: FastifyRequest, reply: FastifyReply, data: { heading: string; secret: string; back: string; note: string }) {
+export function showSecretOnce(req: FastifyRequest, reply: FastifyReply, data: { heading: string; secret: string; back: string; note: string; label?: string }) {
   reply.header('cache-control', 'no-store');
   return renderPage(req, reply, 'partners/secret', { title: data.heading, ...data });
 }
@@ -35,7 +37,7 @@ export const partnerPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
     const [partners, museums] = await Promise.all([listPartners(req.staffCtx), reportMuseums(req.staffCtx, req.consoleLocale)]);
     return renderPage(req, reply, 'partners/index', {
       title: translator(req.consoleLocale)('partners.title'), partners, museums, classes: CLASSES,
-      areas: RIGHT_AREAS, scoped: req.staffCtx.principal.museumIds.length > 0,
+      rights: RIGHT_CHOICES, scoped: req.staffCtx.principal.museumIds.length > 0,
     });
   });
 

@@ -1,60 +1,44 @@
-// Schedules in the console (engineer B): a museum's weekly opening hours and date exceptions,
-// its closures (created through the preview in closures.ts), capacity overrides per date or slot
-// and recurring event dates. Reading is for every role; writing for managers and admins
-// (permissions.ts). Each write is the schedules/catalogue verb plus its audit entry, in one
-// transaction.
+// Schedules in the console: a museum's weekly opening hours and date exceptions (a form of toggles
+// and time pickers, hoursForm.ts), its closures (created through the preview in closures.ts),
+// capacity overrides per date or slot and recurring event dates (eventDates.ts). Reading is for
+// every role; writing for managers and admins (permissions.ts). Each write is the
+// schedules/catalogue verb plus its audit entry, in one transaction.
 import type { FastifyPluginAsync } from 'fastify';
 import { audited } from '../../../domain/audit/audited.ts';
-import { museumOf, scheduleOptions } from '../../../domain/backoffice/scheduleOptions.ts';
-import { createRecurringEventDates } from '../../../domain/catalog/createRecurringEventDates.ts';
-import { getSchedule, setSchedule, WEEKDAY_NAMES } from '../../../domain/schedules/openingHours.ts';
-import { listClosures } from '../../../domain/schedules/readClosures.ts';
+import { museumOf } from '../../../domain/backoffice/scheduleOptions.ts';
+import { DomainError } from '../../../domain/errors.ts';
+import { getSchedule, setSchedule } from '../../../domain/schedules/openingHours.ts';
 import { capacitiesAnswer, writeCapacities } from '../../../domain/schedules/setCapacities.ts';
-import { localDateOf } from '../../../domain/time.ts';
 import { translator } from '../i18n.ts';
 import { numberOf } from './formInput.ts';
+import { parseHoursForm } from './hoursForm.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { renderPage, seeOther } from './render.ts';
-
-/** "2026-12-24 10:00-14:00" / "2026-12-31 closed", one per line, as the API's exceptions map. */
-function exceptionsOf(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, 1001)) {
-    const [date, ...rest] = line.split(/\s+/);
-    out[date!] = rest.join(' ');
-  }
-  return out;
-}
+import { seeOther } from './render.ts';
+import { schedulePage } from './schedulePage.ts';
 
 export const schedulePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app) => {
   consoleRoute(app, { method: 'GET', url: '/schedules', action: 'schedules.view' }, async (req, reply) => {
-    const ctx = req.staffCtx;
     const museumParam = field(req.query, 'museum_id', 12);
-    const options = await scheduleOptions(ctx, museumParam ? (intParam(museumParam) ?? -1) : null, req.consoleLocale);
-    const today = localDateOf(ctx.clock.now(), options.museum.zone);
-    const [schedule, closures] = await Promise.all([
-      getSchedule(ctx, options.museum.id),
-      listClosures(ctx, { by_museum_ids: [options.museum.id], from: today, per_page: 100 }),
-    ]);
-    const q = req.query as Record<string, unknown>;
-    const result = { oversold: intParam(q.oversold), created: intParam(q.created), skipped: intParam(q.skipped) };
-    return renderPage(req, reply, 'schedules/index', {
-      title: translator(req.consoleLocale)('schedules.title'),
-      options, schedule, closures: closures.items, today, weekdays: WEEKDAY_NAMES, result,
-      canEdit: req.staffCtx.staff.role === 'admin' || req.staffCtx.staff.role === 'manager',
-    });
+    return schedulePage(req, reply, museumParam ? (intParam(museumParam) ?? -1) : null);
   });
 
   consoleRoute(app, { method: 'POST', url: '/schedules/hours', action: 'schedules.edit' }, async (req, reply) => {
     const id = intParam(field(req.body, 'museum_id', 12)) ?? -1;
-    // An empty weekday field leaves that day as stored.
-    const weekly = Object.fromEntries(WEEKDAY_NAMES.map((d) => [d, field(req.body, `weekly_${d}`, 20)]).filter(([, v]) => v !== ''));
-    const exceptions = exceptionsOf(field(req.body, 'exceptions', 40_000));
+    const t = translator(req.consoleLocale);
+    const { form, input } = parseHoursForm(t, req.body);
+    // The museum is looked up (and scope-checked) before a mistake is shown on its page.
     const before = await getSchedule(req.staffCtx, id);
-    await audited(req.staffCtx, (ctx) => setSchedule(ctx, id, { weekly, exceptions }), (after) => ({
-      action: 'schedule.update', entityType: 'museum', entityId: id, museumId: id, before, after,
-    }));
+    if (!input) return schedulePage(req, reply, id, { hours: form }, 422);
+    try {
+      await audited(req.staffCtx, (ctx) => setSchedule(ctx, id, input), (after) => ({
+        action: 'schedule.update', entityType: 'museum', entityId: id, museumId: id, before, after,
+      }));
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.code !== 'VALIDATION_FAILED') throw e;
+      form.problems = (e.errors ?? [e.message]).map((text) => ({ id: 'hours-h', text }));
+      return schedulePage(req, reply, id, { hours: form }, 422);
+    }
     return seeOther(reply, `/console/schedules?museum_id=${id}`, 'hourssaved');
   });
 
@@ -73,23 +57,5 @@ export const schedulePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (
     const r = await capacitiesAnswer(req.staffCtx, written);
     const oversold = r.capacities.reduce((s, c) => s + c.oversold_by, 0);
     return seeOther(reply, `/console/schedules?museum_id=${museum}${oversold ? `&oversold=${oversold}` : ''}`, 'capacityset');
-  });
-
-  consoleRoute(app, { method: 'POST', url: '/event-dates', action: 'schedules.edit' }, async (req, reply) => {
-    const eventId = intParam(field(req.body, 'event_id', 12)) ?? 0;
-    const b = req.body;
-    const recurrence = {
-      rrule: field(b, 'rrule', 500),
-      ...(field(b, 'start_date', 20) ? { start_date: field(b, 'start_date', 20) } : {}),
-      start_time: field(b, 'start_time', 10),
-      ...(numberOf(b, 'duration') !== undefined ? { duration: numberOf(b, 'duration') } : {}),
-      ...(numberOf(b, 'seats') !== undefined ? { seats: numberOf(b, 'seats') } : {}),
-    };
-    const museum = await museumOf(req.staffCtx, 'event', eventId);
-    const r = await audited(req.staffCtx, (ctx) => createRecurringEventDates(ctx, { event_id: eventId, recurrence }), (r) => ({
-      action: 'event_dates.create', entityType: 'event', entityId: eventId, museumId: museum,
-      after: { recurrence, created: r.dates.length, skipped: r.skipped },
-    }));
-    return seeOther(reply, `/console/schedules?museum_id=${museum}&created=${r.dates.length}&skipped=${r.skipped.length}`, 'datescreated');
   });
 };
