@@ -21,13 +21,13 @@ export async function deskPaymentsBy(db: DbOrTx, staffUserId: number, from: Date
      group by 1 order by 1`)).rows;
 }
 
-/** What the cashier's orders of [from, to) left due for invoice: the sold total less the desk payments. */
+/** What the cashier's orders of [from, to) left due for invoice: the sold total less the desk and gift-card payments. */
 export async function invoicedBy(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<MethodSum> {
   const [row] = (await db.execute<{ cents: number; n: number }>(sql`
     select coalesce(sum(sold.cents - coalesce(paid.cents, 0)), 0)::int as cents, count(*)::int as n
       from orders o
       join lateral (select sum(i.price_cents) as cents from order_items i where i.order_id = o.id) sold on true
-      left join lateral (select sum(p.amount_cents) as cents from payments p where p.order_id = o.id and p.provider = 'desk' and p.confirmed_at is not null) paid on true
+      left join lateral (select sum(p.amount_cents) as cents from payments p where p.order_id = o.id and p.provider in ('desk', 'gift_card') and p.confirmed_at is not null) paid on true
      where o.staff_user_id = ${staffUserId} and o.created_at >= ${from} and o.created_at < ${to} and o.payment_method in ('invoice', 'split')
        and sold.cents > coalesce(paid.cents, 0)`)).rows;
   return { method: 'invoice', cents: row?.cents ?? 0, n: row?.n ?? 0 };

@@ -17,5 +17,10 @@ import { webhookPages } from './webhooks.ts';
 import { paymentPages } from './payments.ts';
 import { paymentReportPages } from './paymentReports.ts';
 import { shopSettingsPages } from './shopSettings.ts';
+import { giftCardPages } from './giftCards.ts';
+import { giftCardReportPages } from './giftCardReports.ts';
+import { promoCodePages } from './promoCodes.ts';
+import { saleGiftCardPages } from './saleGiftCards.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages,
+  giftCardPages, saleGiftCardPages, promoCodePages, giftCardReportPages];
