@@ -34,6 +34,7 @@ test('split card + gift card: the card pays its balance, the terminal the rest; 
   assert.equal(added.statusCode, 200, main(added.body));
   assert.match(added.body, /balance €10\.00/);
   assert.match(added.body, /The gift card pays €10\.00, the rest €18\.00/);
+  assert.match(added.body, /data-gift="1000"/, 'the change preview leaves the card part out');
   const sold = await b.post('/console/sale', { key: form.key, date: fx.day, line: linesOf(added.body), op: 'sell', payment: 'card', gc_code: card.code, delivery: 'print' });
   assert.equal(sold.statusCode, 303, main(sold.body));
   const id = orderIdOf(sold.headers.location);
