@@ -83,8 +83,9 @@ test('refusals on the form, everything typed kept, nothing sold and the card unt
   assert.equal(await balanceOf(card.id), 1000);
 });
 
-test('a gift card sold at the desk: fixed or free value within the limits, the code shown once', async () => {
-  const b = await signIn(fx.t, fx.staff.box_office);
+test('a gift card sold at the desk: fixed or free value within the limits, the code shown once, in the closing', async () => {
+  const cashier = await staffUser(fx.t, 'box_office', [fx.A.id]);
+  const b = await signIn(fx.t, cashier.email);
   const form = await b.get('/console/sale/gift-card');
   assert.equal(form.statusCode, 200);
   for (const v of ['€25.00', '€50.00', '€100.00', 'Between €5.00 and €500.00']) assert.ok(form.body.includes(v), v);
@@ -116,5 +117,18 @@ test('a gift card sold at the desk: fixed or free value within the limits, the c
   assert.equal(later.statusCode, 200);
   assert.ok(!later.body.includes(code) && !later.body.includes(code.replace(/-/g, '')), 'never shown again');
   assert.ok(later.body.includes(`…${code.slice(-4)}`));
-  for (const log of [JSON.stringify(audit)]) assert.ok(!log.includes(code.replace(/-/g, '')));
+  assert.ok(!JSON.stringify(audit).includes(code.replace(/-/g, '')));
+  // Money taken without VAT: its own line in the cashier's closing and in the cash expected.
+  await b.post('/console/sale/gift-card', { value: '2500', payment: 'card' });
+  const closing = await b.get('/console/closing');
+  assert.match(closing.body, /Gift cards sold \(no VAT, in the cash expected\): cash €30\.00, card €25\.00, total €55\.00/);
+  assert.match(closing.body, /€30\.00/);
+  const [row] = (await fx.t.database.db.execute<{ n: number; cents: number }>(sql`select count(*)::int n, sum(amount_cents)::int cents from desk_gift_card_sales where staff_user_id = ${cashier.id}`)).rows;
+  assert.deepEqual(row, { n: 2, cents: 5500 });
+  const closed = await b.post('/console/closing', { float: '0', counted: '30' });
+  assert.equal(closed.statusCode, 303, main(closed.body));
+  const rec = (await fx.t.database.db.execute<{ expected_cash_cents: number; difference_cents: number }>(sql`select expected_cash_cents, difference_cents from cash_closings where staff_user_id = ${cashier.id}`)).rows[0];
+  assert.deepEqual(rec, { expected_cash_cents: 3000, difference_cents: 0 }, 'the cash for the card is expected in the drawer');
+  const csv = await b.get(`${String(closed.headers.location).split('?')[0]}/csv`);
+  assert.match(csv.body, /Gift cards sold \(no VAT\)/);
 });

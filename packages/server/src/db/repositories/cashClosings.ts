@@ -4,7 +4,7 @@
 // table refuses changes: src/db/sql/cash_closings_immutable.sql).
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
-import { cashClosings } from '../schema/index.ts';
+import { cashClosings, deskGiftCardSales } from '../schema/index.ts';
 
 export type CashClosingRow = typeof cashClosings.$inferSelect;
 
@@ -31,6 +31,19 @@ export async function invoicedBy(db: DbOrTx, staffUserId: number, from: Date, to
      where o.staff_user_id = ${staffUserId} and o.created_at >= ${from} and o.created_at < ${to} and o.payment_method in ('invoice', 'split')
        and sold.cents > coalesce(paid.cents, 0)`)).rows;
   return { method: 'invoice', cents: row?.cents ?? 0, n: row?.n ?? 0 };
+}
+
+/** Gift cards the cashier sold in [from, to), per method (not orders: no VAT, no items). */
+export async function giftCardSalesBy(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<MethodSum[]> {
+  return (await db.execute<MethodSum>(sql`
+    select method, sum(amount_cents)::int as cents, count(*)::int as n
+      from desk_gift_card_sales
+     where staff_user_id = ${staffUserId} and created_at >= ${from} and created_at < ${to}
+     group by 1 order by 1`)).rows;
+}
+
+export async function insertDeskGiftCardSale(db: DbOrTx, row: typeof deskGiftCardSales.$inferInsert): Promise<void> {
+  await db.insert(deskGiftCardSales).values(row);
 }
 
 /** Refunds made in [from, to) on desk payments of the cashier's orders, per payment method (failed ones left out). */

@@ -125,6 +125,8 @@ export const de: Record<string, string> = {
   'gcreports.ledger.none': 'Keine Buchungen in diesem Zeitraum.',
   'gcreports.count': 'Anzahl',
   'gcreports.ledger.csv': 'Alle Buchungen als CSV',
+  'closing.giftcards': 'Gutscheine verkauft (ohne USt., im erwarteten Bargeld enthalten): bar {cash}, Karte {card}, zusammen {total}.',
+  'closing.giftcards.label': 'Gutscheine verkauft (ohne USt.)',
 };
 
 export const en: Record<string, string> = {
@@ -252,4 +254,6 @@ export const en: Record<string, string> = {
   'gcreports.ledger.none': 'No movements in this range.',
   'gcreports.count': 'Count',
   'gcreports.ledger.csv': 'All movements as CSV',
+  'closing.giftcards': 'Gift cards sold (no VAT, in the cash expected): cash {cash}, card {card}, total {total}.',
+  'closing.giftcards.label': 'Gift cards sold (no VAT)',
 };
