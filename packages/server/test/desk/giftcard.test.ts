@@ -102,7 +102,8 @@ test('a gift card sold at the desk: fixed or free value within the limits, the c
     assert.match(res.body, /value="Oma Inge"/, 'what was typed is kept');
   }
   assert.equal(await count(fx, 'gift_cards'), cards, 'nothing issued');
-  const sold = await b.post('/console/sale/gift-card', { amount: '30', payment: 'cash', given: '50', recipient: 'Oma Inge', language: 'de' });
+  const key = /name="key" value="([^"]+)"/.exec(form.body)![1]!;
+  const sold = await b.post('/console/sale/gift-card', { key, amount: '30', payment: 'cash', given: '50', recipient: 'Oma Inge', language: 'de' });
   assert.equal(sold.statusCode, 200, main(sold.body));
   assert.equal(sold.headers['cache-control'], 'no-store');
   const code = /id="gift-code">([0-9A-Z-]+)</.exec(sold.body)![1]!;
@@ -118,6 +119,11 @@ test('a gift card sold at the desk: fixed or free value within the limits, the c
   assert.ok(!later.body.includes(code) && !later.body.includes(code.replace(/-/g, '')), 'never shown again');
   assert.ok(later.body.includes(`…${code.slice(-4)}`));
   assert.ok(!JSON.stringify(audit).includes(code.replace(/-/g, '')));
+  const again = await b.post('/console/sale/gift-card', { key, amount: '30', payment: 'cash', given: '50', recipient: 'Oma Inge', language: 'de' });
+  assert.equal(again.statusCode, 200);
+  assert.match(again.body, new RegExp(`This form was sent already: gift card …${code.slice(-4)} is sold`));
+  assert.ok(!again.body.includes(code), 'the repeat does not show the code');
+  assert.equal(await count(fx, 'gift_cards'), cards + 1, 'a form sent twice sells one card');
   // Money taken without VAT: its own line in the cashier's closing and in the cash expected.
   await b.post('/console/sale/gift-card', { value: '2500', payment: 'card' });
   const closing = await b.get('/console/closing');

@@ -42,8 +42,14 @@ export async function giftCardSalesBy(db: DbOrTx, staffUserId: number, from: Dat
      group by 1 order by 1`)).rows;
 }
 
-export async function insertDeskGiftCardSale(db: DbOrTx, row: typeof deskGiftCardSales.$inferInsert): Promise<void> {
-  await db.insert(deskGiftCardSales).values(row);
+/** False when a sale with this key exists already (the caller rolls its card back). */
+export async function insertDeskGiftCardSale(db: DbOrTx, row: typeof deskGiftCardSales.$inferInsert): Promise<boolean> {
+  return (await db.insert(deskGiftCardSales).values(row).onConflictDoNothing().returning({ id: deskGiftCardSales.id })).length === 1;
+}
+
+export async function deskGiftCardSaleByKey(db: DbOrTx, key: string): Promise<{ giftCardId: number } | undefined> {
+  const [r] = await db.select({ giftCardId: deskGiftCardSales.giftCardId }).from(deskGiftCardSales).where(eq(deskGiftCardSales.saleKey, key));
+  return r;
 }
 
 /** Refunds made in [from, to) on desk payments of the cashier's orders, per payment method (failed ones left out). */

@@ -66,10 +66,13 @@ export const deskGiftCardSales = pgTable(
     staffUserId: integer().notNull().references(() => staffUsers.id),
     method: text().$type<'cash' | 'card'>().notNull(),
     amountCents: integer().notNull(),
+    /** The sale form's idempotency key: a form sent twice sells one card. */
+    saleKey: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [
     uniqueIndex('desk_gift_card_sales_card').on(t.giftCardId),
+    uniqueIndex('desk_gift_card_sales_key').on(t.saleKey),
     index('desk_gift_card_sales_staff').on(t.staffUserId, t.createdAt),
     check('desk_gift_card_sales_method', sql`${t.method} in ('cash', 'card')`),
     check('desk_gift_card_sales_amount', sql`${t.amountCents} > 0`),

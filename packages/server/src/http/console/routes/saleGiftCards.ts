@@ -1,8 +1,10 @@
 // Gift cards at the box office. Selling one: its own small form (a card is not an order item: no
 // VAT, no slot), fixed values or a free amount within the domain's limits, paid cash or by card;
-// the answer shows the code once, for printing or copying onto the card, and never again.
+// the answer shows the code once, for printing or copying onto the card, and never again (the
+// form's key makes a repeat of the same form answer with that card, without the code).
 // Paying with one: the basket's gift-card fields (giftPart), read on every step of the sale form,
 // so the cashier sees the card's balance and what is left for the second payment.
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
 import { parseMoney } from '../../../domain/staff/deskBasket.ts';
@@ -62,11 +64,11 @@ export async function giftPart(req: FastifyRequest, totalCents: number): Promise
   return out;
 }
 
-interface SellForm { value: string; amount: string; recipient: string; language: string; payment: string; given: string }
+interface SellForm { key: string; value: string; amount: string; recipient: string; language: string; payment: string; given: string }
 
 function readSellForm(body: unknown, fallbackLanguage: string): SellForm {
   return {
-    value: field(body, 'value', 8), amount: field(body, 'amount', 12), recipient: field(body, 'recipient', 200),
+    key: field(body, 'key', 64) || randomUUID(), value: field(body, 'value', 8), amount: field(body, 'amount', 12), recipient: field(body, 'recipient', 200),
     language: field(body, 'language', 5) || fallbackLanguage, payment: field(body, 'payment', 10) || 'cash', given: field(body, 'given', 12),
   };
 }
@@ -96,13 +98,13 @@ export const saleGiftCardPages = (_deps: ConsoleDeps): FastifyPluginAsync => asy
     const amountCents = free ?? fixed!;
     try {
       const r = await sellGiftCardAtDesk({ ...req.staffCtx, channel: 'desk' }, {
-        amount_cents: amountCents, method: form.payment, language: form.language,
+        key: form.key, amount_cents: amountCents, method: form.payment, language: form.language,
         ...(given !== null ? { given_cents: given } : {}), ...(form.recipient ? { recipient: form.recipient } : {}),
       });
       // The only answer that ever carries the code: not to be cached anywhere.
       reply.header('cache-control', 'no-store');
       return renderPage(req, reply, 'giftcards/sold', {
-        title: translator(req.consoleLocale)('giftcards.sold.title'), card: r.card, code: formatCode(r.code), changeCents: r.changeCents, payment: form.payment,
+        title: translator(req.consoleLocale)('giftcards.sold.title'), card: r.card, code: r.code === null ? null : formatCode(r.code), changeCents: r.changeCents, payment: form.payment,
       });
     } catch (err) {
       if (!(err instanceof DomainError) || err.code === 'FORBIDDEN') throw err;
