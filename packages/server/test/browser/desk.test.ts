@@ -1,7 +1,8 @@
 // The box office in Chromium, by keyboard alone: a family (2 adults + 1 reduced) in one basket,
 // paid in cash with the change shown; the keystrokes and clicks are counted and printed. Then a
-// split payment (card + cash) and a walk-in for the running slot. The sell button is in view at
-// 1366x768 and 1024x768; axe on each page. Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
+// split payment (card + cash), a split of a gift card and the card terminal, and the gift-card
+// and promo-code pages. The sell button is in view at 1366x768 and 1024x768; axe on each page.
+// Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -102,6 +103,7 @@ test('the family sale by keyboard, a split payment, the sell button in view', as
     await page.getByText('redeemed').waitFor();
     await noSeriousViolations(page, 'the gift card page');
     await page.goto(`${base}/console/sale/gift-card`);
+    await noSeriousViolations(page, 'the gift card sale form');
     await page.getByLabel('€25.00').check();
     await page.getByLabel('Card', { exact: true }).check();
     await page.getByRole('button', { name: 'Sell the gift card' }).click();

@@ -60,6 +60,7 @@ export const giftCardPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (
       await correctGiftCard(req.staffCtx, id, { amount_cents: cents!, reason: form.reason });
     } catch (err) {
       if (!(err instanceof DomainError) || err.code === 'NOT_FOUND') throw err;
+      if (err.code === 'CODE_EXHAUSTED') return showCard(req, reply, id, form, [t('giftcards.error.belowzero')], 422);
       const m = domainMessage(req, err);
       return showCard(req, reply, id, form, [m.message, ...m.details], 422);
     }
