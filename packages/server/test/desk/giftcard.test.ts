@@ -49,6 +49,8 @@ test('split card + gift card: the card pays its balance, the terminal the rest; 
   assert.equal((await invoicedBy(db, cashier.id, day, new Date(Date.now() + 86_400_000))).cents, 0, 'the gift-card part is paid, not due on invoice');
   const done = await b.get(String(sold.headers.location));
   assert.ok(!done.body.includes(card.code), 'the code is not shown after the sale');
+  const cardPage = await b.get(`/console/gift-cards/${card.id}`);
+  assert.ok(cardPage.body.includes(`redeemed · <a href="/console/orders/${id}">order ${id}</a>`), 'the ledger links the order it paid');
 });
 
 test('refusals on the form, everything typed kept, nothing sold and the card untouched', async () => {

@@ -87,6 +87,17 @@ export async function searchGiftCards(db: DbOrTx, q: { suffix?: string; id?: num
   return db.select().from(giftCards).where(or(...conds)).orderBy(desc(giftCards.id)).limit(q.limit);
 }
 
+/** Per ledger entry of a card, the order its payment or refund belongs to (entries without one left out). */
+export async function ordersOfLedger(db: DbOrTx, giftCardId: number): Promise<Array<{ ledger_id: number; order_id: number }>> {
+  return (await db.execute<{ ledger_id: number; order_id: number }>(sql`
+    select l.id as ledger_id, coalesce(p.order_id, rp.order_id) as order_id
+      from gift_card_ledger l
+      left join payments p on p.id = l.payment_id
+      left join refunds r on r.id = l.refund_id
+      left join payments rp on rp.id = r.payment_id
+     where l.gift_card_id = ${giftCardId} and coalesce(p.order_id, rp.order_id) is not null`)).rows;
+}
+
 /** Cards past their end with value left (the expiry job's work). */
 export async function expiredWithBalance(db: DbOrTx, now: Date, limit: number): Promise<GiftCardRow[]> {
   return db

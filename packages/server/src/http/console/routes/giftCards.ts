@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
 import { roleMay } from '../../../domain/staff/permissions.ts';
 import { correctGiftCard, getGiftCard } from '../../../domain/vouchers/giftCards.ts';
-import { findGiftCards } from '../../../domain/vouchers/search.ts';
+import { findGiftCards, giftCardOrders } from '../../../domain/vouchers/search.ts';
 import { translator } from '../i18n.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { domainMessage } from './errors.ts';
@@ -18,9 +18,10 @@ interface Correction { amount: string; reason: string }
 
 async function showCard(req: FastifyRequest, reply: FastifyReply, id: number, form: Correction, errors: string[] = [], status = 200) {
   const r = await getGiftCard(req.staffCtx, id);
+  const orders = await giftCardOrders(req.staffCtx, id);
   const t = translator(req.consoleLocale);
   return renderPage(req, reply, 'giftcards/show', {
-    title: t('giftcards.card', { last4: r.card.codeLast4 }), card: r.card, ledger: r.ledger, form, errors,
+    title: t('giftcards.card', { last4: r.card.codeLast4 }), card: r.card, ledger: r.ledger, orders, form, errors,
     expired: r.card.expiresAt <= req.staffCtx.clock.now(), mayCorrect: roleMay(req.staffCtx.staff.role, 'giftcards.correct'),
   }, status);
 }
