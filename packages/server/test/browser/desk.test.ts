@@ -87,7 +87,7 @@ test('the family sale by keyboard, a split payment, the sell button in view', as
     await page.locator(`#q-T-${fx.A.ticketId}`).fill('2');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#given:focus');
-    await page.getByLabel('Gift-card code').fill(code);
+    await page.getByLabel('Voucher code').fill(code);
     await page.getByLabel('Card', { exact: true }).check();
     await page.getByRole('button', { name: 'Add' }).click();
     await page.getByText('The gift card pays €10.00, the rest €18.00').waitFor();

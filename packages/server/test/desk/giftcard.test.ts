@@ -66,7 +66,7 @@ test('refusals on the form, everything typed kept, nothing sold and the card unt
     [{ gc_code: card.code, gc_amount: '20' }, /The gift card holds only €15\.00/, 'gc_amount'],
     [{ gc_code: card.code, gc_amount: '14,50' }, /more than the total \(€14\.00\)/, 'gc_amount'],
     [{ gc_code: card.code, gc_amount: 'zehn' }, /not an amount|amount/i, 'gc_amount'],
-    [{ gc_amount: '5' }, /Please type the gift-card code/, 'gc_code'],
+    [{ gc_amount: '5' }, /Please type the voucher code/, 'gc_code'],
   ];
   for (const [extra, message, field] of cases) {
     const res = await b.post('/console/sale', { key: form.key, date: fx.day, line: lines, op: 'sell', payment: 'card', delivery: 'print', name: 'Kept Name', ...extra });
