@@ -1,7 +1,8 @@
 // The box office in Chromium, by keyboard alone: a family (2 adults + 1 reduced) in one basket,
 // paid in cash with the change shown; the keystrokes and clicks are counted and printed. Then a
-// split payment (card + cash) and a walk-in for the running slot. The sell button is in view at
-// 1366x768 and 1024x768; axe on each page. Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
+// split payment (card + cash), a split of a gift card and the card terminal, and the gift-card
+// and promo-code pages. The sell button is in view at 1366x768 and 1024x768; axe on each page.
+// Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -79,6 +80,37 @@ test('the family sale by keyboard, a split payment, the sell button in view', as
     await page.getByText('Change: €8.00').first().waitFor();
     const pays = (await fx.t.database.db.execute<{ method: string; amount_cents: number }>(sql`select method, amount_cents from payments where order_id = (select max(id) from orders) order by method`)).rows;
     assert.deepEqual(pays, [{ method: 'card', amount_cents: 2000 }, { method: 'cash', amount_cents: 2200 }]);
+
+    // Split: a gift card of 10.00 pays its balance, the card terminal the rest.
+    const issued = await fx.t.request({ method: 'POST', url: '/api/v4/gift_cards', token: fx.user, payload: { amount_cents: 1000 } });
+    const code = issued.json().gift_card.code as string;
+    await page.locator(`#q-T-${fx.A.ticketId}`).fill('2');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#given:focus');
+    await page.getByLabel('Voucher code').fill(code);
+    await page.getByLabel('Card', { exact: true }).check();
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByText('The gift card pays €10.00, the rest €18.00').waitFor();
+    await noSeriousViolations(page, 'the basket with a gift card');
+    await page.locator('#sell').click();
+    await page.getByText(/^Sold: order/).waitFor();
+    const split = (await fx.t.database.db.execute<{ provider: string; amount_cents: number }>(sql`select provider, amount_cents from payments where order_id = (select max(id) from orders) order by provider`)).rows;
+    assert.deepEqual(split, [{ provider: 'desk', amount_cents: 1800 }, { provider: 'gift_card', amount_cents: 1000 }]);
+    // The new pages: find the card, its ledger, the desk's card sale (code shown once), promo codes.
+    await page.goto(`${base}/console/gift-cards?q=${code.slice(-4)}`);
+    await noSeriousViolations(page, 'the gift-card search');
+    await page.getByRole('link', { name: `Gift card …${code.slice(-4)}` }).first().click();
+    await page.getByText('redeemed').waitFor();
+    await noSeriousViolations(page, 'the gift card page');
+    await page.goto(`${base}/console/sale/gift-card`);
+    await noSeriousViolations(page, 'the gift card sale form');
+    await page.getByLabel('€25.00').check();
+    await page.getByLabel('Card', { exact: true }).check();
+    await page.getByRole('button', { name: 'Sell the gift card' }).click();
+    await page.locator('#gift-code').waitFor();
+    await noSeriousViolations(page, 'the gift card sold');
+    await page.goto(`${base}/console/promo-codes`);
+    await noSeriousViolations(page, 'the promo codes');
     assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
   } finally {
     await browser.close();

@@ -105,6 +105,18 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/reports/payments', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports/payments?from=${fx.day}&to=${fx.day}` }), leak: async (fx) => `value="${fx.A.id}"` },
   { method: 'GET', route: '/console/reports/payments.csv', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/payments.csv' }) },
   { method: 'GET', route: '/console/audit', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/audit' }) },
+  // Gift cards and promo codes: the instance's, so a user of another museum sees them too.
+  { method: 'GET', route: '/console/gift-cards', allowed: ALL, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/gift-cards?q=${await giftCardOf(fx)}` }) },
+  { method: 'GET', route: '/console/gift-cards/:id', allowed: ALL, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/gift-cards/${await giftCardOf(fx)}` }) },
+  { method: 'POST', route: '/console/gift-cards/:id/correct', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/gift-cards/${await giftCardOf(fx)}/correct`, form: { amount: '1,00', reason: 'Kulanz', confirm: '1' } }) },
+  { method: 'GET', route: '/console/sale/gift-card', allowed: SELLERS, otherMuseum: 'ok', make: async () => ({ url: '/console/sale/gift-card' }) },
+  { method: 'POST', route: '/console/sale/gift-card', allowed: SELLERS, otherMuseum: 'ok', make: async () => ({ url: '/console/sale/gift-card', form: { value: '2500', payment: 'card' } }) },
+  { method: 'GET', route: '/console/promo-codes', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/promo-codes' }) },
+  { method: 'POST', route: '/console/promo-codes', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/promo-codes', form: { code: `ROLE${crypto.randomUUID().slice(0, 8)}`.replace(/-/g, ''), kind: 'percent', percent: '10' } }) },
+  { method: 'POST', route: '/console/promo-codes/:id/active', allowed: MANAGERS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/promo-codes/${await promoCodeOf(fx)}/active`, form: { active: '0' } }) },
+  { method: 'GET', route: '/console/reports/gift-cards', allowed: ADMINS, otherMuseum: 'ok', make: async (fx) => ({ url: `/console/reports/gift-cards?from=${fx.day}&to=${fx.day}` }) },
+  { method: 'GET', route: '/console/reports/gift-cards/ledger.csv', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/gift-cards/ledger.csv' }) },
+  { method: 'GET', route: '/console/reports/gift-cards/liability.csv', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/gift-cards/liability.csv' }) },
   // Shop settings: instance-wide, admins only.
   { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
   { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
@@ -152,4 +164,23 @@ async function boxOfficeClosing(fx: ConsoleFixture): Promise<number> {
   const [row] = (await db.execute<{ id: number }>(sql`insert into cash_closings (staff_user_id, business_date, opening_float_cents, expected_cash_cents, counted_cash_cents, difference_cents, summary, closed_at, closed_by)
     values (${u!.id}, ${nextClosingDate()}, 0, 0, 0, 0, ${JSON.stringify({ date: '2020-01-01', cashier: { id: u!.id, email: fx.staff.box_office }, sales: { cash: 0, card: 0, invoice: 0, total: 0 }, refunds: { cash: 0, card: 0, invoice: 0, total: 0 }, cancellations: { lines: 0, gross_cents: 0 }, vat: [], vat_total: { net_cents: 0, vat_cents: 0, gross_cents: 0 }, expected_cash_cents: 0 })}::jsonb, now(), ${u!.id}) returning id`)).rows;
   return row!.id;
+}
+
+/** A gift card issued over the API (its id), once: issuing writes an audit entry, so not per attempt. */
+let giftCard: Promise<number> | null = null;
+const giftCardOf = (fx: ConsoleFixture) => (giftCard ??= issueGiftCard(fx));
+async function issueGiftCard(fx: ConsoleFixture): Promise<number> {
+  const res = await fx.t.request({ method: 'POST', url: '/api/v4/gift_cards', token: fx.user, payload: { amount_cents: 5000 } });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return res.json().gift_card.id;
+}
+
+/** A promo code created over the API (its id), once, as the gift card. */
+let promoCode: Promise<number> | null = null;
+const promoCodeOf = (fx: ConsoleFixture) => (promoCode ??= createPromo(fx));
+async function createPromo(fx: ConsoleFixture): Promise<number> {
+  const code = `R${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const res = await fx.t.request({ method: 'POST', url: '/api/v4/promo_codes', token: fx.user, payload: { code, kind: 'percent', percent: 5 } });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return res.json().promo_code.id;
 }

@@ -4,7 +4,7 @@
 // table refuses changes: src/db/sql/cash_closings_immutable.sql).
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
-import { cashClosings } from '../schema/index.ts';
+import { cashClosings, deskGiftCardSales } from '../schema/index.ts';
 
 export type CashClosingRow = typeof cashClosings.$inferSelect;
 
@@ -21,16 +21,35 @@ export async function deskPaymentsBy(db: DbOrTx, staffUserId: number, from: Date
      group by 1 order by 1`)).rows;
 }
 
-/** What the cashier's orders of [from, to) left due for invoice: the sold total less the desk payments. */
+/** What the cashier's orders of [from, to) left due for invoice: the sold total less the desk and gift-card payments. */
 export async function invoicedBy(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<MethodSum> {
   const [row] = (await db.execute<{ cents: number; n: number }>(sql`
     select coalesce(sum(sold.cents - coalesce(paid.cents, 0)), 0)::int as cents, count(*)::int as n
       from orders o
       join lateral (select sum(i.price_cents) as cents from order_items i where i.order_id = o.id) sold on true
-      left join lateral (select sum(p.amount_cents) as cents from payments p where p.order_id = o.id and p.provider = 'desk' and p.confirmed_at is not null) paid on true
+      left join lateral (select sum(p.amount_cents) as cents from payments p where p.order_id = o.id and p.provider in ('desk', 'gift_card') and p.confirmed_at is not null) paid on true
      where o.staff_user_id = ${staffUserId} and o.created_at >= ${from} and o.created_at < ${to} and o.payment_method in ('invoice', 'split')
        and sold.cents > coalesce(paid.cents, 0)`)).rows;
   return { method: 'invoice', cents: row?.cents ?? 0, n: row?.n ?? 0 };
+}
+
+/** Gift cards the cashier sold in [from, to), per method (not orders: no VAT, no items). */
+export async function giftCardSalesBy(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<MethodSum[]> {
+  return (await db.execute<MethodSum>(sql`
+    select method, sum(amount_cents)::int as cents, count(*)::int as n
+      from desk_gift_card_sales
+     where staff_user_id = ${staffUserId} and created_at >= ${from} and created_at < ${to}
+     group by 1 order by 1`)).rows;
+}
+
+/** False when a sale with this key exists already (the caller rolls its card back). */
+export async function insertDeskGiftCardSale(db: DbOrTx, row: typeof deskGiftCardSales.$inferInsert): Promise<boolean> {
+  return (await db.insert(deskGiftCardSales).values(row).onConflictDoNothing().returning({ id: deskGiftCardSales.id })).length === 1;
+}
+
+export async function deskGiftCardSaleByKey(db: DbOrTx, key: string): Promise<{ giftCardId: number } | undefined> {
+  const [r] = await db.select({ giftCardId: deskGiftCardSales.giftCardId }).from(deskGiftCardSales).where(eq(deskGiftCardSales.saleKey, key));
+  return r;
 }
 
 /** Refunds made in [from, to) on desk payments of the cashier's orders, per payment method (failed ones left out). */

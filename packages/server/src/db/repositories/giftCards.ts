@@ -2,7 +2,7 @@
 // `moveBalance`: one conditional update that refuses (returns nothing) when the card has expired
 // or would go below zero, so concurrent redemptions on any number of processes never overspend;
 // the ledger row is written in the same transaction by the caller.
-import { and, asc, desc, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, ilike, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
 import { giftCardLedger, giftCards } from '../schema/index.ts';
 
@@ -75,6 +75,27 @@ export async function listGiftCards(db: DbOrTx, opts: { last4?: string; limit: n
   const q = db.select().from(giftCards);
   const filtered = opts.last4 ? q.where(eq(giftCards.codeLast4, opts.last4)) : q;
   return filtered.orderBy(desc(giftCards.id)).limit(opts.limit).offset(opts.offset);
+}
+
+/** Newest first: cards whose code ends with `suffix`, whose id is `id` or whose recipient contains `name`. */
+export async function searchGiftCards(db: DbOrTx, q: { suffix?: string; id?: number; name?: string; limit: number }): Promise<GiftCardRow[]> {
+  const conds = [];
+  if (q.suffix) conds.push(sql`${giftCards.codeLast4} like ${`%${q.suffix}`}`);
+  if (q.id !== undefined) conds.push(eq(giftCards.id, q.id));
+  if (q.name) conds.push(ilike(giftCards.recipient, `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (conds.length === 0) return [];
+  return db.select().from(giftCards).where(or(...conds)).orderBy(desc(giftCards.id)).limit(q.limit);
+}
+
+/** Per ledger entry of a card, the order its payment or refund belongs to (entries without one left out). */
+export async function ordersOfLedger(db: DbOrTx, giftCardId: number): Promise<Array<{ ledger_id: number; order_id: number }>> {
+  return (await db.execute<{ ledger_id: number; order_id: number }>(sql`
+    select l.id as ledger_id, coalesce(p.order_id, rp.order_id) as order_id
+      from gift_card_ledger l
+      left join payments p on p.id = l.payment_id
+      left join refunds r on r.id = l.refund_id
+      left join payments rp on rp.id = r.payment_id
+     where l.gift_card_id = ${giftCardId} and coalesce(p.order_id, rp.order_id) is not null`)).rows;
 }
 
 /** Cards past their end with value left (the expiry job's work). */

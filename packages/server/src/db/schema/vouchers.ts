@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { payments, refunds } from './payments.ts';
+import { staffUsers } from './staff.ts';
 
 export const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -53,5 +54,27 @@ export const giftCardLedger = pgTable(
     index('gift_card_ledger_card').on(t.giftCardId, t.id),
     index('gift_card_ledger_payment').on(t.paymentId).where(sql`${t.paymentId} is not null`),
     uniqueIndex('gift_card_ledger_refund').on(t.refundId).where(sql`${t.refundId} is not null`),
+  ],
+);
+
+/** Gift cards sold at the box office, for the cashier's cash closing (migration 0047). */
+export const deskGiftCardSales = pgTable(
+  'desk_gift_card_sales',
+  {
+    id: serial().primaryKey(),
+    giftCardId: integer().notNull().references(() => giftCards.id),
+    staffUserId: integer().notNull().references(() => staffUsers.id),
+    method: text().$type<'cash' | 'card'>().notNull(),
+    amountCents: integer().notNull(),
+    /** The sale form's idempotency key: a form sent twice sells one card. */
+    saleKey: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('desk_gift_card_sales_card').on(t.giftCardId),
+    uniqueIndex('desk_gift_card_sales_key').on(t.saleKey),
+    index('desk_gift_card_sales_staff').on(t.staffUserId, t.createdAt),
+    check('desk_gift_card_sales_method', sql`${t.method} in ('cash', 'card')`),
+    check('desk_gift_card_sales_amount', sql`${t.amountCents} > 0`),
   ],
 );

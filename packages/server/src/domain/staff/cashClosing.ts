@@ -1,11 +1,13 @@
 // Cash closing (Kassenabschluss) per cashier and business day: what the cashier's box-office
 // orders moved that day (sales, refunds and cancellations per payment method, each with a grand
 // total; VAT per rate with a grand total, by the invoices' own rule, pricing/vat.ts), the cash
-// that should be in the drawer (opening float + cash sales − cash refunds), the cash counted and
-// the difference. Closing writes the record once, in the cashier's name; the database refuses
-// any later change (a correction is the next day's business, never an edit).
+// that should be in the drawer (opening float + cash sales − cash refunds + gift cards sold for
+// cash), the cash counted and the difference. Gift cards sold at the desk are money taken
+// without VAT: on their own line, not in the sales (orders, with VAT). Closing writes the record
+// once, in the cashier's name; the database refuses any later change (a correction is the next
+// day's business, never an edit).
 import {
-  cashClosingById, cashClosingOf, deskLedger, deskPaymentsBy, deskRefundsBy, insertCashClosing, invoicedBy, recentCashClosings, type CashClosingRow, type MethodSum,
+  cashClosingById, cashClosingOf, deskLedger, deskPaymentsBy, deskRefundsBy, giftCardSalesBy, insertCashClosing, invoicedBy, recentCashClosings, type CashClosingRow, type MethodSum,
 } from '../../db/repositories/cashClosings.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
@@ -24,6 +26,8 @@ export interface ClosingSummary {
   cancellations: { lines: number; gross_cents: number };
   vat: Array<{ vat_pct: number; net_cents: number; vat_cents: number; gross_cents: number }>;
   vat_total: { net_cents: number; vat_cents: number; gross_cents: number };
+  /** Gift cards sold at the desk: money taken without VAT (absent from closings made before). */
+  gift_cards?: ByMethod;
   expected_cash_cents: number;
 }
 
@@ -49,9 +53,11 @@ export async function cashDay(ctx: StaffCtx, input: { date?: string; openingFloa
   const from = startOfLocalDay(date, ctx.config.zone);
   const to = startOfLocalDay(addDays(date, 1), ctx.config.zone);
   const id = ctx.staff.id;
-  const [paid, invoiced, refunded, ledger] = await Promise.all([
+  const [paid, invoiced, refunded, ledger, cards] = await Promise.all([
     deskPaymentsBy(ctx.db, id, from, to), invoicedBy(ctx.db, id, from, to), deskRefundsBy(ctx.db, id, from, to), deskLedger(ctx.db, id, from, to),
+    giftCardSalesBy(ctx.db, id, from, to),
   ]);
+  const giftCards = byMethod(cards);
   const sales = byMethod([...paid, invoiced]);
   const refunds = byMethod(refunded);
   const rates = new Map<number, { vat_pct: number; net_cents: number; vat_cents: number; gross_cents: number }>();
@@ -74,7 +80,8 @@ export async function cashDay(ctx: StaffCtx, input: { date?: string; openingFloa
   return {
     date, cashier: { id, email: ctx.staff.email }, sales, refunds, cancellations, vat,
     vat_total: { net_cents: sum('net_cents'), vat_cents: sum('vat_cents'), gross_cents: sum('gross_cents') },
-    expected_cash_cents: (input.openingFloatCents ?? 0) + sales.cash - refunds.cash,
+    gift_cards: giftCards,
+    expected_cash_cents: (input.openingFloatCents ?? 0) + sales.cash - refunds.cash + giftCards.cash,
   };
 }
 

@@ -27,6 +27,13 @@ export const CONSOLE_ACTIONS = {
   'schedules.view': ALL,
   'schedules.edit': MANAGERS,
   'reports.view': MANAGERS,
+  /** Gift cards are the instance's: everyone finds a card and reads its ledger; managers correct. */
+  'giftcards.view': ALL,
+  'giftcards.correct': MANAGERS,
+  /** Instance-wide figures (the domain asks for the reports right, which only admins carry). */
+  'giftcards.reports': ADMINS,
+  'promo.view': ALL,
+  'promo.edit': MANAGERS,
   'partners.view': ADMINS,
   'partners.edit': ADMINS,
   'audit.view': ADMINS,

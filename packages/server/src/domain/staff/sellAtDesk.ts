@@ -13,6 +13,7 @@ import { createOrder } from '../orders/createOrder.ts';
 import type { OrderView } from '../orders/internal.ts';
 import type { PaymentProviders } from '../payments/provider.ts';
 import { recordPayment } from '../payments/recordPayment.ts';
+import { payWithGiftCard } from '../vouchers/redeem.ts';
 import { orderItems, type BasketLine } from './deskBasket.ts';
 import type { StaffCtx } from './principal.ts';
 
@@ -28,6 +29,8 @@ export interface DeskSale {
   part?: { method: string; cents: number };
   /** Cash handed over, for the change (only with cash). */
   givenCents?: number;
+  /** A gift card pays this much first (vouchers/redeem.ts); the methods above pay the rest. */
+  giftCard?: { code: string; cents: number };
   delivery: string;
   customer?: { name: string; surname: string; email: string };
   /** A name without an email: kept on the order as its reference. */
@@ -51,6 +54,7 @@ export function saleProblems(input: DeskSale): string[] {
   if (input.lines.length === 0) errors.push('the basket is empty');
   if (!isMethod(input.payment)) errors.push('payment must be cash, card or invoice');
   if (input.part && (!isMethod(input.part.method) || !Number.isInteger(input.part.cents) || input.part.cents < 0)) errors.push('the part payment is not an amount');
+  if (input.giftCard && (!Number.isInteger(input.giftCard.cents) || input.giftCard.cents <= 0)) errors.push('the gift card part is not an amount');
   if (input.givenCents !== undefined && (!Number.isInteger(input.givenCents) || input.givenCents < 0)) errors.push('the cash given is not an amount');
   if (input.delivery !== 'print' && input.delivery !== 'mail') errors.push('tickets must be printed or mailed');
   if (input.delivery === 'mail' && !input.customer?.email) errors.push('an email address is needed to mail the tickets');
@@ -85,17 +89,20 @@ export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, inp
       ...(input.reference ? { reference: input.reference } : {}),
       finalize: true,
     });
-    const { paid, changeCents } = splitPayment(order.totalPriceCents, input);
+    const giftCents = input.giftCard?.cents ?? 0;
+    if (giftCents > order.totalPriceCents) throw invalid('the sale could not be made', ['the gift card part is more than the total']);
+    const { paid, changeCents } = splitPayment(order.totalPriceCents - giftCents, input);
     if (replayed) return { order, replayed, paid, changeCents };
+    if (input.giftCard) await payWithGiftCard(txCtx, String(order.id), { code: input.giftCard.code, amount_cents: giftCents });
     for (const method of ['card', 'cash'] as const) {
       if (paid[method] > 0) await recordPayment(txCtx, providers, String(order.id), { provider: 'desk', amount_cents: paid[method], method });
     }
     const methods = PAYMENT_METHODS.filter((m) => paid[m] > 0);
-    const label = methods.length > 1 ? 'split' : (methods[0] ?? input.payment);
+    const label = methods.length + (giftCents > 0 ? 1 : 0) > 1 ? 'split' : giftCents > 0 ? 'gift_card' : (methods[0] ?? input.payment);
     await recordDeskSale(tx, order.id, label, ctx.staff.id);
     await recordAudit(txCtx, ctx.staff, {
       action: 'order.sell', entityType: 'order', entityId: order.id, museumId: order.museumIds[0] ?? null,
-      after: { lines: input.lines, paid, delivery: input.delivery, total_cents: order.totalPriceCents },
+      after: { lines: input.lines, paid, ...(giftCents ? { gift_card_cents: giftCents } : {}), delivery: input.delivery, total_cents: order.totalPriceCents },
     });
     return { order: { ...order, paymentMethod: label, staffUserId: ctx.staff.id }, replayed, paid, changeCents };
   });

@@ -12,7 +12,7 @@ document.addEventListener('submit', (e) => {
 });
 // The box office: the change due while the cash given is typed (the server computes it again on
 // Enter and at the sale; this is only a preview). Whole cash part: the total less a part paid
-// another way when the rest is cash.
+// another way when the rest is cash, and less what a gift card pays.
 (() => {
   const given = document.getElementById('given');
   const total = document.getElementById('total');
@@ -26,7 +26,7 @@ document.addEventListener('submit', (e) => {
   const update = () => {
     const g = cents(given.value);
     const part = cents(document.getElementById('part_amount')?.value || '') || 0;
-    const rest = Number(total.dataset.cents) - part;
+    const rest = Number(total.dataset.cents) - part - Number(total.dataset.gift || 0);
     change.textContent = g === null || g < rest ? '–' : fmt.format((g - rest) / 100);
   };
   given.addEventListener('input', update);

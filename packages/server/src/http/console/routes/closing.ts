@@ -33,6 +33,7 @@ export function closingCsv(summary: ClosingSummary, rec: { openingFloatCents: nu
   for (const k of ['cash', 'card', 'invoice', 'total'] as const) rows.push([t('closing.sales'), t(k === 'total' ? 'closing.total' : `payment.${k}`), { cents: summary.sales[k] }]);
   for (const k of ['cash', 'card', 'invoice', 'total'] as const) rows.push([t('closing.refunds'), t(k === 'total' ? 'closing.total' : `payment.${k}`), { cents: summary.refunds[k] }]);
   rows.push([t('closing.cancellations'), String(summary.cancellations.lines), { cents: summary.cancellations.gross_cents }]);
+  if (summary.gift_cards) for (const k of ['cash', 'card', 'total'] as const) rows.push([t('closing.giftcards.label'), t(k === 'total' ? 'closing.total' : `payment.${k}`), { cents: summary.gift_cards[k] }]);
   for (const v of summary.vat) rows.push([t('closing.vat.rate', { rate: v.vat_pct }), t('closing.vat'), { cents: v.vat_cents }]);
   rows.push([t('closing.vat.total'), t('closing.vat'), { cents: summary.vat_total.vat_cents }]);
   rows.push([t('closing.float'), '', { cents: rec.openingFloatCents }]);
@@ -91,6 +92,7 @@ export const closingPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
         ...ms.map((m): [string, string] => [`${t('closing.refunds')}: ${t(`payment.${m}`)}`, money(-s.refunds[m])]),
         [`*${t('closing.refunds')}: ${t('closing.total')}`, money(-s.refunds.total)], null,
         [t('closing.cancelled', { lines: s.cancellations.lines, amount: money(s.cancellations.gross_cents) }), ''], null,
+        ...(s.gift_cards?.total ? [...(['cash', 'card'] as const).map((m): [string, string] => [`${t('closing.giftcards.label')}: ${t(`payment.${m}`)}`, money(s.gift_cards![m])]), null] : []),
         ...s.vat.map((v): [string, string] => [`${t('closing.vat.rate', { rate: v.vat_pct })} (${t('closing.gross')} ${money(v.gross_cents)})`, money(v.vat_cents)]),
         [`*${t('closing.vat.total')} (${t('closing.gross')} ${money(s.vat_total.gross_cents)})`, money(s.vat_total.vat_cents)], null,
         [t('closing.float'), money(rec.openingFloatCents)],

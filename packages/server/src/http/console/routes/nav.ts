@@ -7,6 +7,8 @@ export const NAV: Array<{ href: string; key: string; action: ConsoleAction }> = 
   { href: '/console/orders', key: 'nav.orders', action: 'orders.view' },
   { href: '/console/sale', key: 'nav.sale', action: 'sale.create' },
   { href: '/console/closing', key: 'nav.closing', action: 'cash.close' },
+  { href: '/console/gift-cards', key: 'nav.giftcards', action: 'giftcards.view' },
+  { href: '/console/promo-codes', key: 'nav.promocodes', action: 'promo.view' },
   { href: '/console/requests', key: 'nav.requests', action: 'requests.view' },
   { href: '/console/schedules', key: 'nav.schedules', action: 'schedules.view' },
   { href: '/console/partners', key: 'nav.partners', action: 'partners.view' },

@@ -19,5 +19,10 @@ import { paymentPages } from './payments.ts';
 import { paymentReportPages } from './paymentReports.ts';
 import { shopSettingsPages } from './shopSettings.ts';
 import { staffPages } from './staff.ts';
+import { giftCardPages } from './giftCards.ts';
+import { giftCardReportPages } from './giftCardReports.ts';
+import { promoCodePages } from './promoCodes.ts';
+import { saleGiftCardPages } from './saleGiftCards.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, eventDatePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages, staffPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, eventDatePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages, staffPages,
+  giftCardPages, saleGiftCardPages, promoCodePages, giftCardReportPages];

@@ -18,6 +18,7 @@ import { domainMessage } from './errors.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage } from './render.ts';
+import { giftPart, type GiftPart } from './saleGiftCards.ts';
 import { emptyForm, mergeLines, money, readForm, typedLines, type FormError, type SaleForm } from './saleForm.ts';
 
 const deskCtx = (req: FastifyRequest): StaffCtx => ({ ...req.staffCtx, channel: 'desk' });
@@ -31,6 +32,8 @@ interface View {
   focus: string;
   changeCents: number | null;
   done?: unknown;
+  /** A gift card paying part of the basket (saleGiftCards.ts). */
+  gift?: GiftPart;
 }
 
 function show(req: FastifyRequest, reply: FastifyReply, v: View, status = 200) {
@@ -85,15 +88,18 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     form = { ...form, lines };
     const cash = money(form);
     errors.push(...cash.errors);
+    const gift = await giftPart(req, quote.totalCents);
+    errors.push(...gift.errors);
+    const due = quote.totalCents - gift.cents;
     let changeCents: number | null = null;
     if (!errors.length && quote.totalCents >= 0 && cash.given !== null) {
       try {
-        changeCents = splitPayment(quote.totalCents, { payment: form.payment, ...(cash.part ? { part: { method: form.partMethod, cents: cash.part } } : {}), givenCents: cash.given }).changeCents;
+        changeCents = splitPayment(due, { payment: form.payment, ...(cash.part ? { part: { method: form.partMethod, cents: cash.part } } : {}), givenCents: cash.given }).changeCents;
       } catch {
-        errors.push(shortOf(quote.totalCents, form, cash, (c) => fmt.money(c, req.staffCtx.config.currency)));
+        errors.push(shortOf(due, form, cash, (c) => fmt.money(c, req.staffCtx.config.currency)));
       }
     }
-    const view = (focus: string, status = 200) => show(req, reply, { form, offer, quote, errors, focus, changeCents }, status);
+    const view = (focus: string, status = 200) => show(req, reply, { form, offer, quote, errors, focus, changeCents, gift }, status);
     if (errors.length) return view(errors[0]!.field ?? (op === 'sell' ? 'sell' : 'qty'), 422);
     if (op !== 'sell') {
       // After adding: the cash given, when paying cash and none typed yet; then the sell button.
@@ -109,6 +115,7 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
       key: form.key, lines, payment: form.payment, delivery: form.delivery,
       ...(cash.part ? { part: { method: form.partMethod, cents: cash.part } } : {}),
       ...(cash.given !== null ? { givenCents: cash.given } : {}),
+      ...(gift.cents > 0 ? { giftCard: { code: gift.code, cents: gift.cents } } : {}),
       ...(form.email ? { customer: { name: form.name, surname: form.surname, email: form.email } } : {}),
       ...(!form.email && (form.name || form.surname) ? { reference: `${form.name} ${form.surname}`.trim() } : {}),
     };
