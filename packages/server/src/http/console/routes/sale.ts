@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
-import { lineText, quoteBasket, type Quote } from '../../../domain/staff/deskBasket.ts';
+import { lineText, quoteBasket, type PricedLine, type Quote } from '../../../domain/staff/deskBasket.ts';
 import { deskOffer, type DeskOffer } from '../../../domain/staff/deskSlots.ts';
 import { sellAtDesk, splitPayment, type DeskSale } from '../../../domain/staff/sellAtDesk.ts';
 import type { StaffCtx } from '../../../domain/staff/principal.ts';
@@ -40,7 +40,7 @@ function show(req: FastifyRequest, reply: FastifyReply, v: View, status = 200) {
   const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).map((x) => x.slots.find((s) => s.start.getTime() === d.getTime())?.left ?? 0));
   return renderPage(req, reply, 'sale', {
     title: t('sale.title'), ...v, time, firstTimed, leftAt,
-    lineTexts: v.quote.lines.map(lineText),
+    lineTexts: v.quote.lines.map(lineText), lineTitle: (l: PricedLine) => lineTitle(v.offer, l),
     errorTexts: v.errors.map((e) => t(e.key, e.vars)),
     invalid: new Set(v.errors.flatMap((e) => (e.field ? [e.field] : []))),
   }, status);
@@ -123,6 +123,15 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     }
   });
 };
+
+/** A basket line's name: the product, and for a tour its language. */
+function lineTitle(o: DeskOffer, l: PricedLine): string {
+  if (l.kind === 'ticket') return o.tickets.find((t) => t.id === l.id)?.title ?? `#${l.id}`;
+  if (l.kind === 'event') return o.events.find((e) => e.id === l.id)?.title ?? `#${l.id}`;
+  const tour = o.tours.find((t) => t.id === l.id);
+  const language = tour?.languages.find((x) => x.id === l.languageId)?.name;
+  return `${tour?.title ?? `#${l.id}`}${language ? ` (${language})` : ''}`;
+}
 
 function shortOf(total: number, form: SaleForm, cash: { part: number | null; given: number | null }, money: (c: number) => string): FormError {
   if ((cash.part ?? 0) > total) return { key: 'desk.error.part', field: 'part_amount' };
