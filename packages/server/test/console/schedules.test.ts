@@ -86,7 +86,15 @@ describe('closures', () => {
     const id = Number(/action="\/console\/closures\/(\d+)\/delete"/.exec(page.body)![1]);
     assert.equal((await managerB.post(`/console/closures/${id}/delete`, {})).statusCode, 404);
     assert.equal((await viewer.post(`/console/closures/${id}/delete`, {})).statusCode, 403);
-    assert.equal((await manager.post(`/console/closures/${id}/delete`, {})).statusCode, 303);
+    // The first post only asks: the closure is still there.
+    const ask = await manager.post(`/console/closures/${id}/delete`, {});
+    assert.equal(ask.statusCode, 200);
+    assert.match(ask.body, /Reopen the period\?|Zeitraum wieder öffnen\?/);
+    assert.match(ask.body, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'the reason, escaped');
+    assert.match(ask.body, /name="confirm" value="1"/);
+    assert.equal(await closures(), 1);
+    assert.equal(await audits('closure.delete'), 0);
+    assert.equal((await manager.post(`/console/closures/${id}/delete`, { confirm: '1' })).statusCode, 303);
     assert.equal(await closures(), 0);
     assert.equal(await audits('closure.delete'), 1);
   });

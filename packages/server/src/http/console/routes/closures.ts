@@ -12,7 +12,7 @@ import { deleteClosure, getClosure } from '../../../domain/schedules/readClosure
 import { notFound } from '../../../domain/errors.ts';
 import { translator } from '../i18n.ts';
 import { closureInput } from './formInput.ts';
-import { consoleRoute, intParam } from './kit.ts';
+import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
 
@@ -37,6 +37,16 @@ export const closurePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
     const id = intParam((req.params as { id: string }).id);
     if (id === null) throw notFound('closure');
     const before = await getClosure(req.staffCtx, id);
+    // A second page first: reopening makes the period bookable again at once, for every channel.
+    if (field(req.body, 'confirm', 1) !== '1') {
+      const t = translator(req.consoleLocale);
+      const c = before.closure;
+      const period = `${c.start_date}${c.end_date && c.end_date !== c.start_date ? ` – ${c.end_date}` : ''}${c.start_time ? `, ${c.start_time}–${c.end_time ?? '24:00'}` : ''}`;
+      return renderPage(req, reply, 'confirm', {
+        title: t('closure.reopen.confirm.title'), text: t('closure.reopen.confirm.text', { period, reason: c.reason || '—' }),
+        action: `/console/closures/${id}/delete`, button: t('closure.reopen.confirm.button'), back: `/console/schedules?museum_id=${c.museum_id}`,
+      });
+    }
     await audited(req.staffCtx, (ctx) => deleteClosure(ctx, id), () => ({
       action: 'closure.delete', entityType: 'closure', entityId: id, museumId: before.closure.museum_id, before: before.closure,
     }));
