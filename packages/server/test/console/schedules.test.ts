@@ -30,7 +30,7 @@ before(async () => {
   const user = await t.token({ class: 'user' });
   const res = await t.request({
     method: 'POST', url: '/api/v4/orders', token: user,
-    payload: { finalize: true, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 2, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }] },
+    payload: { finalize: true, customer: { name: 'Paula', surname: 'Vorschau', email: 'paula@example.org' }, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 2, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }] },
   });
   assert.equal(res.statusCode, 201, res.body);
   orderId = res.json().order.id;
@@ -45,6 +45,7 @@ describe('closures', () => {
     assert.equal(res.statusCode, 200, res.body.slice(0, 800));
     assert.match(res.body, /1 order\(s\) with 2 visitor\(s\)/);
     assert.match(res.body, new RegExp(`href="/console/orders/${orderId}"`));
+    assert.match(res.body, /, 10:00: Paula Vorschau, 2 (people|Personen)<\/li>/, 'who and when, not a bare number');
     assert.equal(await closures(), 0);
     assert.equal(await audits('closure.create'), 0);
   });

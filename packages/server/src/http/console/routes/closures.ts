@@ -10,6 +10,7 @@ import { paymentProviders } from '../../../providers/payments/index.ts';
 import { previewClosure } from '../../../domain/schedules/previewClosure.ts';
 import { deleteClosure, getClosure } from '../../../domain/schedules/readClosures.ts';
 import { notFound } from '../../../domain/errors.ts';
+import { ordersNamed } from '../../../domain/staff/dayOrders.ts';
 import { translator } from '../i18n.ts';
 import { closureInput } from './formInput.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
@@ -20,7 +21,9 @@ export const closurePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
   consoleRoute(app, { method: 'POST', url: '/closures/preview', action: 'schedules.edit' }, async (req, reply) => {
     const input = closureInput(req.body);
     const { museum_id, affected } = await previewClosure(req.staffCtx, input);
-    return renderPage(req, reply, 'schedules/preview', { title: translator(req.consoleLocale)('closure.preview.title'), input: { ...input, museum_id }, affected });
+    // Who is hit, when: the desk calls people, not order numbers.
+    const orders = await ordersNamed(req.staffCtx, museum_id, affected.order_ids);
+    return renderPage(req, reply, 'schedules/preview', { title: translator(req.consoleLocale)('closure.preview.title'), input: { ...input, museum_id }, affected, orders });
   });
   consoleRoute(app, { method: 'POST', url: '/closures', action: 'schedules.edit' }, async (req, reply) => {
     const input = closureInput(req.body);
