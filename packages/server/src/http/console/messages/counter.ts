@@ -26,6 +26,7 @@ export const de: Record<string, string> = {
   'day.order.partly': '{n} Posten storniert',
   'day.order.booked': 'gebucht',
   'closure.affected.at': '{time}: {who}, {people} Personen',
+  'closing.channel': 'Verkaufskanal',
 };
 
 export const en: Record<string, string> = {
@@ -54,4 +55,5 @@ export const en: Record<string, string> = {
   'day.order.partly': '{n} items cancelled',
   'day.order.booked': 'booked',
   'closure.affected.at': '{time}: {who}, {people} people',
+  'closing.channel': 'Sales channel',
 };
