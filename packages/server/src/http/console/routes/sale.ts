@@ -37,7 +37,9 @@ function show(req: FastifyRequest, reply: FastifyReply, v: View, status = 200) {
   const t = translator(req.consoleLocale);
   const firstTimed = v.offer.tickets.find((x) => x.timed);
   const time = v.form.time || (v.offer.times[0]?.toISOString() ?? '');
-  const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).map((x) => x.slots.find((s) => s.start.getTime() === d.getTime())?.left ?? 0));
+  // What is left at a time, over the tickets that have a slot then (an hourly and a half-hourly
+  // ticket share 13:30 only if both start one then; one without that slot says nothing about it).
+  const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).flatMap((x) => x.slots.filter((s) => s.start.getTime() === d.getTime()).map((s) => s.left)));
   return renderPage(req, reply, 'sale', {
     title: t('sale.title'), ...v, time, firstTimed, leftAt,
     lineTexts: v.quote.lines.map(lineText), lineTitle: (l: PricedLine) => lineTitle(v.offer, l),
