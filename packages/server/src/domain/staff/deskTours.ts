@@ -21,7 +21,8 @@ export interface DeskTour {
 const MAX_TOURS = 100;
 
 export async function deskTours(ctx: Ctx, locale: string, date: string): Promise<DeskTour[]> {
-  const page = await listTours(ctx, { per_page: MAX_TOURS, locale });
+  const scope = ctx.principal.museumIds;
+  const page = await listTours(ctx, { per_page: MAX_TOURS, locale, ...(scope.length ? { by_museum_ids: scope } : {}) });
   const out: DeskTour[] = [];
   for (const v of page.items as Array<Record<string, unknown>>) {
     const languages = v.languages as DeskTour['languages'];
