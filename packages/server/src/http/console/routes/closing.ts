@@ -87,6 +87,7 @@ export const closingPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
       subtitle: `${t('closing.of', { who: s.cashier.email, day: fmt.day(rec.businessDate) })} · ${t('closing.closed.at', { at: fmt.dateTime(rec.closedAt, req.staffCtx.config.zone) })}`,
       closedAt: rec.closedAt,
       rows: [
+        [t('closing.channel'), channelName('desk', req.consoleLocale)],
         ...ms.map((m): [string, string] => [`${t('closing.sales')}: ${t(`payment.${m}`)}`, money(s.sales[m])]),
         [`*${t('closing.sales')}: ${t('closing.total')}`, money(s.sales.total)], null,
         ...ms.map((m): [string, string] => [`${t('closing.refunds')}: ${t(`payment.${m}`)}`, money(-s.refunds[m])]),
