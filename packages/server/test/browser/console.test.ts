@@ -87,6 +87,7 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     await noSeriousViolations(page, 'requests inbox');
     await page.screenshot({ path: shot('requests'), fullPage: true });
     await page.getByRole('button', { name: `Accept request ${requestId}` }).click();
+    await page.getByRole('button', { name: 'Yes, accept and book' }).click();
     await page.getByText('The request was accepted and booked.').waitFor();
     const status = (await fx.t.database.db.execute<{ status: string; order_id: number | null }>(sql`select status, order_id from requests where id = ${requestId}`)).rows[0]!;
     assert.equal(status.status, 'accepted');

@@ -1,21 +1,26 @@
 // The box office in Chromium, by keyboard alone: a family (2 adults + 1 reduced) in one basket,
 // paid in cash with the change shown; the keystrokes and clicks are counted and printed. Then a
-// split payment (card + cash), a split of a gift card and the card terminal, and the gift-card
-// and promo-code pages. The sell button is in view at 1366x768 and 1024x768; axe on each page.
-// Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
+// split payment (card + cash), a split of a gift card and the card terminal, the gift-card and
+// promo-code pages, and a walk-in for the running hour (13:00–14:00 at 13:32, the server's clock
+// set to that time and ticking). The sell button is in view at 1366x768 and 1024x768; axe on
+// each page. Screenshots with ATRIUM_UPDATE_SCREENSHOTS=1.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
 import { reducedTicket } from '../desk/support.ts';
+import * as f from '../helpers/factories.ts';
+import { zonedInstant } from '../../src/domain/time.ts';
 import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
 before(async () => {
   fx = await consoleFixture();
-  fx.t.clock.now = () => new Date();
+  // The sale day at 13:32, ticking: sessions and slots see one consistent time.
+  const shift = zonedInstant(fx.day, 13 * 60 + 32, 'Europe/Berlin').getTime() - Date.now();
+  fx.t.clock.now = () => new Date(Date.now() + shift);
   base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 after(() => fx.t.close());
@@ -111,6 +116,20 @@ test('the family sale by keyboard, a split payment, the sell button in view', as
     await noSeriousViolations(page, 'the gift card sold');
     await page.goto(`${base}/console/promo-codes`);
     await noSeriousViolations(page, 'the promo codes');
+    // A walk-in at 13:32 for the running hour: offered first, sold by keyboard.
+    const q = await f.quota(fx.t.database.db, { museumId: fx.A.id, capacity: 20 });
+    const hourly = (await f.ticket(fx.t.database.db, { museumId: fx.A.id, quotaIds: [q.id], entryDuration: 60, title: { de: 'Stundenkarte', en: 'Walk-in hour' } })).id;
+    await page.goto(`${base}/console/sale?date=${fx.day}`);
+    assert.equal(await page.locator('#time option:checked').textContent(), '13:00 (20 left)', 'the running hour is the first choice');
+    await page.locator(`#q-T-${hourly}`).fill('1');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#given:focus');
+    await page.getByRole('radio', { name: 'Card' }).check();
+    await page.locator('#sell').press('Enter');
+    await page.getByText(/^Sold: order/).waitFor();
+    const [walkIn] = (await fx.t.database.db.execute<{ ticket_id: number; start_at: Date }>(sql`select ticket_id, start_at from order_items where order_id = (select max(id) from orders)`)).rows;
+    assert.equal(walkIn!.ticket_id, hourly);
+    assert.equal(new Date(walkIn!.start_at).toISOString(), fx.at(13 * 60));
     assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
   } finally {
     await browser.close();

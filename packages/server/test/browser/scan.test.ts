@@ -147,7 +147,7 @@ test('the scanner page: camera read green then red with the time used; English a
     const outside: string[] = [];
     page.on('request', (r) => !r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:') && outside.push(r.url()));
 
-    const res = await page.goto(`${base}/scan`);
+    const res = await page.goto(`${base}/scan?lang=de`);
     assert.match(res!.headers()['content-security-policy']!, /script-src 'self' 'wasm-unsafe-eval'/);
     await page.fill('#token', x.gateA);
     await page.click('button[type=submit]');
@@ -183,8 +183,9 @@ test('the scanner page: camera read green then red with the time used; English a
       await p.click('#manual-form button[type=submit]');
     };
 
-    // In English (?lang=en): every text English, the time written the British way, Berlin time.
-    const en = await typed('?lang=en');
+    // The US-English device without ?lang gets English (its Accept-Language): every text English,
+    // the time written the British way, Berlin time.
+    const en = await typed('');
     assert.equal(await en.getAttribute('html', 'lang'), 'en');
     assert.equal(await en.textContent('#signout'), 'Sign out');
     assert.equal(await en.textContent('#camera-status'), 'No camera – please enter the code');
@@ -212,7 +213,7 @@ test('the scanner page: camera read green then red with the time used; English a
     await en.close();
 
     // German, offline the same way, and at the exit a ticket never admitted says so.
-    const de = await typed('');
+    const de = await typed('?lang=de');
     assert.equal(await de.textContent('#signout'), 'Abmelden');
     await de.context().setOffline(true);
     await enter(de, more[1]!);

@@ -104,6 +104,25 @@ describe('roles and scope, called directly', () => {
     assert.equal(await count(`requests where id = ${id} and status = 'pending'`), 1);
   });
 
+  test('accepting a request asks first: the first post books nothing, the confirmed one books', async () => {
+    const id = await fx.request(fx.A);
+    const m = await signIn(fx.t, fx.staff.manager);
+    const orders = await count('orders');
+    const ask = await m.post(`/console/requests/${id}/accept`, {});
+    assert.equal(ask.statusCode, 200);
+    assert.match(ask.body, new RegExp(`Accept request ${id}\\?|Anfrage ${id} annehmen\\?`));
+    assert.match(ask.body, /10 (participants|Teilnehmende)/);
+    assert.match(ask.body, /Group tour|Gruppenführung/);
+    assert.match(ask.body, new RegExp(`action="/console/requests/${id}/accept"[\\s\\S]*name="confirm" value="1"`));
+    assert.equal(await count(`requests where id = ${id} and status = 'pending'`), 1, 'nothing decided yet');
+    assert.equal(await count('orders'), orders, 'nothing booked yet');
+    assert.equal((await fx.t.database.db.execute(sql`select 1 from audit_log where action = 'request.accept' and entity_id = ${String(id)}`)).rows.length, 0);
+    const done = await m.post(`/console/requests/${id}/accept`, { confirm: '1' });
+    assert.equal(done.statusCode, 303);
+    assert.equal(await count(`requests where id = ${id} and status = 'accepted' and order_id is not null`), 1);
+    assert.equal(await count('orders'), orders + 1);
+  });
+
   test("another museum's order, an unknown one and a malformed id are the same 404", async () => {
     const a = await fx.order(fx.A);
     const b = await signIn(fx.t, fx.staffB.manager);

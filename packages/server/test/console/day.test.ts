@@ -52,10 +52,27 @@ test('sold, held, left and checked in per slot; a closure shows', async () => {
   const withEvent = await b.get(`/console/day?date=${fx.day}`);
   assert.match(withEvent.body, /<th scope="row">14:00 Curator tour<\/th><td class="num">20<\/td><td class="num">2<\/td><td class="num">1<\/td><td class="num">0<\/td>/);
 
+  // The day's orders by visit, with who booked; a cancelled order stays listed, marked.
+  const kept = await fx.order(fx.A, { name: 'Karla', surname: 'Kommtnoch' });
+  const gone = await fx.order(fx.A, { name: 'Stefan', surname: 'Stornowitz' });
+  assert.equal((await post(`/api/v4/orders/${gone.id}/cancellations`, {})).statusCode, 200);
+  const orderRow = (html: string, id: number) => new RegExp(`<tr><th scope="row">[^<]+</th><td><a href="/console/orders/${id}">[^<]+</a></td><td>([^<]*)</td><td class="num">(\\d+)</td>\\s*<td>(.*?)</td></tr>`).exec(html)?.slice(1);
+  const viaPartner = await post('/api/v4/orders', { finalize: true, customer: { name: 'Rita', surname: 'Reisegruppe', email: 'rita@example.org' }, items: [{ type: 'Ticket', attributes: { id: fx.A.ticketId, quantity: 1, time: fx.at(720) } }] }, fx.reseller);
+  assert.equal(viaPartner.statusCode, 201, viaPartner.body);
+  const [partner] = (await fx.t.database.db.execute<{ name: string }>(sql`select a.name from accounts a join orders o on o.account_id = a.id where o.id = ${viaPartner.json().order.id}`)).rows;
+  const listed = await b.get(`/console/day?date=${fx.day}`);
+  assert.deepEqual(orderRow(listed.body, viaPartner.json().order.id), [`Rita Reisegruppe · via ${partner!.name}`, '1', 'booked']);
+  assert.deepEqual(orderRow(listed.body, kept.id), ['Karla Kommtnoch', '2', 'booked']);
+  assert.deepEqual(orderRow(listed.body, gone.id), ['Stefan Stornowitz', '0', '<strong class="closed">Cancelled</strong>']);
+  assert.ok(!(await other.get(`/console/day?date=${fx.day}`)).body.includes('Kommtnoch'), 'museum B sees none of A\u2019s orders');
+
   const admin = await fx.t.token({ class: 'user' });
   const closed = await post('/api/v4/closures', { closure: { museum_id: fx.A.id, start_date: fx.day, reason: 'Sturmwarnung' } }, admin);
   assert.equal(closed.statusCode, 201, closed.body);
   const after = await b.get(`/console/day?date=${fx.day}`);
   assert.match(after.body, /Closed: Sturmwarnung/);
   assert.match(after.body, /all day: Sturmwarnung/);
+  // The closure does not make the orders vanish: the live one is marked for a call.
+  assert.equal(orderRow(after.body, kept.id)![2], '<strong class="closed">Closed: tell the visitor</strong>');
+  assert.equal(orderRow(after.body, gone.id)![2], '<strong class="closed">Cancelled</strong>');
 });

@@ -73,7 +73,7 @@ export const ROUTES: RouteCase[] = [
   },
   // Requests
   { method: 'GET', route: '/console/requests', allowed: ALL, otherMuseum: 'ok', make: async (fx) => { await fx.request(fx.A, { notes: 'Nurmuseuma' }); return { url: '/console/requests' }; }, leak: async () => 'Nurmuseuma' },
-  { method: 'POST', route: '/console/requests/:id/accept', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/accept` }) },
+  { method: 'POST', route: '/console/requests/:id/accept', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/accept`, form: { confirm: '1' } }) },
   { method: 'POST', route: '/console/requests/:id/decline', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/requests/${await fx.request(fx.A)}/decline`, form: { reason: 'Fully booked' } }) },
   // Schedules and closures (engineer B)
   { method: 'GET', route: '/console/schedules', allowed: ALL, otherMuseum: 'ok', make: async () => ({ url: '/console/schedules' }), leak: async (fx) => `value="${fx.A.id}" selected` },
@@ -83,7 +83,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', route: '/console/event-dates', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/event-dates', form: { event_id: String(await b.eventOfA(fx)), rrule: 'FREQ=DAILY;COUNT=2', start_date: b.freshDay(), start_time: '14:00', seats: '10' } }) },
   { method: 'POST', route: '/console/closures/preview', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/closures/preview', form: { museum_id: String(fx.A.id), start_date: b.freshDay() } }) },
   { method: 'POST', route: '/console/closures', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/closures', form: { museum_id: String(fx.A.id), start_date: b.freshDay(), reason: 'Sturm' } }) },
-  { method: 'POST', route: '/console/closures/:id/delete', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/closures/${await b.closureOfA(fx)}/delete` }) },
+  { method: 'POST', route: '/console/closures/:id/delete', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: `/console/closures/${await b.closureOfA(fx)}/delete`, form: { confirm: '1' } }) },
   // Partners, tokens, webhooks (engineer B): admins only
   { method: 'GET', route: '/console/partners', allowed: ADMINS, otherMuseum: 'ok', make: async (fx) => { await b.partnerOfA(fx); return { url: '/console/partners' }; }, leak: async () => 'Partner A ' },
   { method: 'POST', route: '/console/partners', allowed: ADMINS, otherMuseum: 'refused', make: async (fx) => ({ url: '/console/partners', form: { name: 'Neu', class: 'reseller', museum_ids: String(fx.A.id) } }) },

@@ -31,7 +31,7 @@ before(async () => {
   const user = await t.token({ class: 'user' });
   const res = await t.request({
     method: 'POST', url: '/api/v4/orders', token: user,
-    payload: { finalize: true, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 2, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }] },
+    payload: { finalize: true, customer: { name: 'Paula', surname: 'Vorschau', email: 'paula@example.org' }, items: [{ type: 'Ticket', attributes: { id: ticketId, quantity: 2, time: zonedInstant(day, 600, 'Europe/Berlin').toISOString() } }] },
   });
   assert.equal(res.statusCode, 201, res.body);
   orderId = res.json().order.id;
@@ -46,6 +46,7 @@ describe('closures', () => {
     assert.equal(res.statusCode, 200, res.body.slice(0, 800));
     assert.match(res.body, /1 order\(s\) with 2 visitor\(s\)/);
     assert.match(res.body, new RegExp(`href="/console/orders/${orderId}"`));
+    assert.match(res.body, /, 10:00: Paula Vorschau, 2 (people|Personen)<\/li>/, 'who and when, not a bare number');
     assert.equal(await closures(), 0);
     assert.equal(await audits('closure.create'), 0);
   });
@@ -87,7 +88,15 @@ describe('closures', () => {
     const id = Number(/action="\/console\/closures\/(\d+)\/delete"/.exec(page.body)![1]);
     assert.equal((await managerB.post(`/console/closures/${id}/delete`, {})).statusCode, 404);
     assert.equal((await viewer.post(`/console/closures/${id}/delete`, {})).statusCode, 403);
-    assert.equal((await manager.post(`/console/closures/${id}/delete`, {})).statusCode, 303);
+    // The first post only asks: the closure is still there.
+    const ask = await manager.post(`/console/closures/${id}/delete`, {});
+    assert.equal(ask.statusCode, 200);
+    assert.match(ask.body, /Reopen the period\?|Zeitraum wieder öffnen\?/);
+    assert.match(ask.body, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'the reason, escaped');
+    assert.match(ask.body, /name="confirm" value="1"/);
+    assert.equal(await closures(), 1);
+    assert.equal(await audits('closure.delete'), 0);
+    assert.equal((await manager.post(`/console/closures/${id}/delete`, { confirm: '1' })).statusCode, 303);
     assert.equal(await closures(), 0);
     assert.equal(await audits('closure.delete'), 1);
   });

@@ -42,6 +42,19 @@ test('a cash closing that matches the sales, closed once and unchangeable', asyn
   assert.equal(csv.statusCode, 200);
   assert.match(csv.body, /"Sales";"Total";"84,00"/);
   assert.match(csv.body, /"Difference";"";"-0,50"/);
+  assert.match(csv.body, /"Sales channel";"Box office";""/, 'the channel as the desk says it');
+  assert.match(page.body, /Sales channel: Box office/);
+  // The same name in the sales report and its CSV, never the console's technical account; an
+  // order through the API stays apart under its own name.
+  await fx.order(fx.A);
+  const manager = await signIn(fx.t, fx.staff.manager);
+  const report = await manager.get(`/console/reports?from=${today}&to=${today}&by=channel`);
+  assert.match(report.body, />Box office</);
+  assert.match(report.body, />Own systems \(API\): /);
+  assert.doesNotMatch(report.body, /\((api|resellershop)\)/);
+  await manager.post('/console/locale', { locale: 'de', back: '/console/reports' });
+  const reportCsv = await manager.get(`/console/reports/sales.csv?from=${today}&to=${today}&by=channel`);
+  assert.match(reportCsv.body, /\r\n"Kasse";"7";"7";"91,58";"6,42";"98,00"/, "both cashiers' seven tickets, one line");
   const pdf = await b.get(`/console/closing/${id}/pdf`);
   assert.equal(pdf.headers['content-type'], 'application/pdf');
   assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');

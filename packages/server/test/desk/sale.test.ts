@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import * as f from '../helpers/factories.ts';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { signIn } from '../console/support.ts';
 import { add, count, keyOf, linesOf, orderIdOf, reducedTicket } from './support.ts';
@@ -87,4 +88,40 @@ test('errors show on the form with what was typed kept, in the user language; no
   assert.match(mail.body, /Zum Versand per E-Mail wird die E-Mail-Adresse gebraucht/);
   assert.doesNotMatch(mail.body, /can&#39;t be blank|can't be blank/);
   assert.equal(await count(fx, 'orders'), before);
+});
+
+test('a tour start in a language and an event date join the basket; the total follows each line', async () => {
+  const db = fx.t.database.db;
+  const ev = await f.event(db, { museumId: fx.A.id, title: { de: 'Kuratorenführung', en: 'Curator talk' }, priceCents: 800 });
+  const date = await f.eventDate(db, { eventId: ev.id, startAt: new Date(fx.at(900)), seatsMax: 20 });
+  const b = await signIn(fx.t, fx.staff.box_office);
+  const page = await b.get(`/console/sale?date=${fx.day}`);
+  const start = fx.at(11 * 60);
+  assert.match(page.body, new RegExp(`<select id="ts-${fx.A.tourId}" name="ts-${fx.A.tourId}"[^>]*>.*<option value="${start}">11:00</option>`));
+  assert.match(page.body, new RegExp(`<select id="tl-${fx.A.tourId}"[^>]*><option value="${fx.A.langId}">`));
+  assert.ok(!page.body.includes(`q-U-${fx.B.tourId}`), 'another museum\u2019s tour is not offered');
+  const form = { key: keyOf(page.body), date: fx.day, time: fx.at(720) };
+  const one = await add(b, form, { [`q-T-${fx.A.ticketId}`]: '1' });
+  assert.match(one.body, /data-cents="1400"/);
+  const tour = await add(b, { ...form, lines: linesOf(one.body) }, { [`q-U-${fx.A.tourId}`]: '6' }, { [`ts-${fx.A.tourId}`]: start, [`tl-${fx.A.tourId}`]: String(fx.A.langId) });
+  assert.equal(tour.statusCode, 200, tour.body.slice(tour.body.indexOf('role="alert"'), tour.body.indexOf('role="alert"') + 300));
+  assert.ok(linesOf(tour.body).includes(`U:${fx.A.tourId}:${start}:6:${fx.A.langId}`));
+  assert.match(tour.body, /data-cents="10400"/, '14,00 + 90,00 for the group');
+  const event = await add(b, { ...form, lines: linesOf(tour.body) }, { [`q-E-${date.id}`]: '2' });
+  assert.match(event.body, /data-cents="12000"/, '+ 2 × 8,00');
+  assert.match(event.body, /2 × Kuratorenführung/);
+  assert.match(event.body, /6 × Gruppenführung \(\w+\)/, "the tour line names its language");
+  // A start the tour does not offer is refused on the form; the basket is kept.
+  const bad = await add(b, { ...form, lines: linesOf(event.body) }, { [`q-U-${fx.A.tourId}`]: '3' }, { [`ts-${fx.A.tourId}`]: fx.at(3 * 60), [`tl-${fx.A.tourId}`]: String(fx.A.langId) });
+  assert.equal(bad.statusCode, 422);
+  assert.match(bad.body, /Bitte für „Gruppenführung“ einen freien Beginn wählen/);
+  assert.deepEqual(linesOf(bad.body), linesOf(event.body));
+  const sold = await b.post('/console/sale', { key: form.key, date: fx.day, line: linesOf(event.body), op: 'sell', payment: 'card', delivery: 'print' });
+  assert.equal(sold.statusCode, 303, sold.body.slice(sold.body.indexOf('role="alert"'), sold.body.indexOf('role="alert"') + 300));
+  const id = orderIdOf(sold.headers.location);
+  const items = (await db.execute<{ tour_id: number | null; language_id: number | null; event_date_id: number | null; quantity: number; price_cents: number }>(
+    sql`select tour_id, language_id, event_date_id, quantity, price_cents from order_items where order_id = ${id} order by id`)).rows;
+  assert.deepEqual(items.map((i) => [i.tour_id, i.language_id, i.event_date_id, i.quantity, i.price_cents]), [
+    [null, null, null, 1, 1400], [fx.A.tourId, fx.A.langId, null, 6, 9000], [null, null, date.id, 2, 1600],
+  ]);
 });

@@ -1,9 +1,11 @@
-// What the gate is told, in words: the /scan page in German and English (?lang=en), and the
+// What the gate is told, in words: the /scan page in German and English (?lang=en, or the
+// device's Accept-Language), and the
 // verdict texts with the time a ticket was used or its entry opens, and the exit of a ticket that
 // was never admitted (not_entered, not already_used).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { scanMessage } from '../../src/domain/entry/messages.ts';
+import { scanLang } from '../../src/http/scan/lang.ts';
 import { entryFixture, type EntryFixture } from './support.ts';
 
 let x: EntryFixture;
@@ -33,6 +35,21 @@ describe('the scan page in its language', () => {
     assert.doesNotMatch(en.body, /Anmelden|Eingang|Prüfen/);
     assert.equal(textsOf(en.body).opensAt, 'Not valid yet – entry from {time}');
     assert.equal(en.headers['content-language'], 'en');
+  });
+
+  test('without ?lang the device language decides (Accept-Language), else the instance default', async () => {
+    const get = (headers: Record<string, string>, q = '') => x.t.app.inject({ method: 'GET', url: `/scan${q}`, headers });
+    const en = await get({ 'accept-language': 'fr-CH, en-GB;q=0.8, de;q=0.7' });
+    assert.match(en.body, /<html lang="en">/);
+    assert.equal(en.headers['content-language'], 'en');
+    assert.match(String(en.headers.vary), /Accept-Language/);
+    assert.match((await get({ 'accept-language': 'en;q=0.3, de-AT;q=0.9' })).body, /<html lang="de">/, 'by q-value, not by order');
+    assert.match((await get({ 'accept-language': 'en-US' }, '?lang=de')).body, /<html lang="de">/, '?lang wins');
+    // Neither de nor en asked for: the instance's first locale (de here; en on an English instance).
+    assert.match((await get({ 'accept-language': 'fr, it;q=0.5' })).body, /<html lang="de">/);
+    assert.equal(scanLang(undefined, 'fr, it;q=0.5', ['en', 'de']), 'en');
+    assert.equal(scanLang(undefined, undefined, ['en-GB']), 'en');
+    assert.equal(scanLang(undefined, 'en;q=0', ['de']), 'de', 'q=0 means not wanted');
   });
 });
 

@@ -170,6 +170,10 @@ test('confirm after the hold expired; cancel after the cutoff; test mode stays o
   await w.call('POST', `/bookings/${live.uuid}/confirm`, { contact });
   const afterLive = await salesReport(staff, { from: '2026-12-01', to: '2026-12-01', by: 'day' });
   assert.notDeepEqual(afterLive.total, before.total);
+  // By channel the platform's bookings are named as such, in German and English.
+  const byChannel = await salesReport(staff, { from: '2026-12-01', to: '2026-12-01', by: 'channel', locale: 'en' });
+  assert.ok(byChannel.rows.length > 0 && byChannel.rows.every((r) => r.label.startsWith('OCTO platform: ')), JSON.stringify(byChannel.rows.map((r) => r.label)));
+  assert.match((await salesReport(staff, { from: '2026-12-01', to: '2026-12-01', by: 'channel', locale: 'de' })).rows[0]!.label, /^OCTO-Plattform: /);
 });
 
 test('Availability Check Status: LIMITED once less than half of a slot is left, SOLD_OUT at none', async () => {

@@ -104,9 +104,9 @@ describe('sales report', () => {
     ]);
     const byChannel = await salesReport(staffCtx(t, [x.museumA]), { from: d1, to: d2, by: 'channel' });
     assert.deepEqual(byChannel.rows.map((r) => [r.label.replace(/\d+/, 'N'), r.vat_pct, r.gross_cents]), [
-      ['test-user-N (api)', 7, 0],
-      ['test-user-N (api)', 19, 4197],
-      ['test-reseller-N (resellershop)', 19, 1399],
+      ['Eigene Schnittstelle (API): test-user-N', 7, 0],
+      ['Eigene Schnittstelle (API): test-user-N', 19, 4197],
+      ['Partner (API): test-reseller-N', 19, 1399],
     ]);
   });
 

@@ -19,7 +19,7 @@ export interface ReportRange {
 }
 
 export interface LedgerRow {
-  /** day: 'YYYY-MM-DD'; ticket: 'Ticket:12' / 'Event:3' / 'Tour:4'; channel: '<source>:<account id>' */
+  /** day: 'YYYY-MM-DD'; ticket: 'Ticket:12' / 'Event:3' / 'Tour:4'; channel: '<desk|octo|source>:<account id>' */
   key: string;
   price_cents: number;
   vat_pct: number;
@@ -50,14 +50,18 @@ export async function museumTitleRows(db: DbOrTx): Promise<Array<{ id: number; t
 const KEYS: Record<SalesDimension, SQL> = {
   day: sql`to_char((l.at at time zone m.time_zone)::date, 'YYYY-MM-DD')`,
   ticket: sql`l.type || ':' || l.product_id`,
-  channel: sql`l.source || ':' || l.account_id`,
+  channel: sql`l.channel || ':' || l.account_id`,
 };
 
 export async function salesLedgerRows(db: DbOrTx, range: ReportRange, by: SalesDimension): Promise<LedgerRow[]> {
   // The coarse instant window lets the indexes on finalized_at/cancelled_at narrow the scan;
   // the local-date test is exact.
   const { lo, hi, museumIds: ids } = range;
+  // The channel (domain/reports/channels.ts names it): a staff user's sale is the box office,
+  // an order with an OCTO booking came through OCTO; otherwise the order's source.
   const cols = sql`i.museum_id, o.source, o.account_id, i.type,
+    case when o.staff_user_id is not null then 'desk'
+         when exists (select 1 from octo_bookings ob where ob.order_id = o.id) then 'octo' else o.source end as channel,
     coalesce(i.ticket_id, i.tour_id, (select ed.event_id from event_dates ed where ed.id = i.event_date_id)) as product_id,
     i.price_cents, i.vat_pct, i.tax_included, i.quantity`;
   const r = await db.execute<{ key: string; price_cents: number; vat_pct: number; tax_included: boolean; sign: number; lines: string; quantity: string }>(sql`

@@ -1,10 +1,11 @@
-// Sales by day, by ticket (product) or by channel (the order's source and account: web shop,
-// box office, a reseller), with net, VAT and gross per VAT rate. The ledger comes from SQL
+// Sales by day, by ticket (product) or by channel (channels.ts: box office, online shop, a
+// partner, OCTO), with net, VAT and gross per VAT rate. The ledger comes from SQL
 // (salesLines.ts); the amounts of each line come from the invoices' own rule (lineAmounts), so a
 // report's VAT equals the sum of what the invoices and credit notes show.
 import { accountNames, productTitles, type ProductKind } from '../../db/repositories/reports.ts';
 import type { Translated } from '../../db/schema/catalog.ts';
 import { lineAmounts } from '../pricing/vat.ts';
+import { channelName, channelOf } from './channels.ts';
 import type { Ctx } from '../context.ts';
 import { reportScope, type ReportInput } from './range.ts';
 import { salesLedger, type LedgerRow, type SalesDimension } from './salesLines.ts';
@@ -72,7 +73,7 @@ function pick(t: Translated | null | undefined, locales: string[]): string {
   return Object.values(t)[0] ?? '';
 }
 
-/** Human names of the keys: product titles, "account (source)"; days stay as they are. */
+/** Human names of the keys: product titles, channels as people say them; days stay as they are. */
 async function labelsFor(ctx: Ctx, by: SalesDimension, keys: string[], locales: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const idsOf = (prefix: string) => [...new Set(keys.filter((k) => k.startsWith(`${prefix}:`)).map((k) => Number(k.split(':')[1])))];
@@ -85,10 +86,10 @@ async function labelsFor(ctx: Ctx, by: SalesDimension, keys: string[], locales: 
     const ids = [...new Set(keys.map((k) => Number(k.slice(k.lastIndexOf(':') + 1))))];
     const rows = await accountNames(ctx.db, ids);
     const names = new Map(rows.map((r) => [r.id, r.name]));
+    const locale = locales.find((l) => l === 'de' || l === 'en') ?? 'de';
     for (const k of keys) {
       const i = k.lastIndexOf(':');
-      const source = k.slice(0, i);
-      out.set(k, `${names.get(Number(k.slice(i + 1))) ?? 'account ' + k.slice(i + 1)} (${source})`);
+      out.set(k, channelName(channelOf(k.slice(0, i)), locale, names.get(Number(k.slice(i + 1)))));
     }
   }
   return out;

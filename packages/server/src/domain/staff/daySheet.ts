@@ -1,7 +1,8 @@
 // The day sheet of the console: per museum the opening hours and closures of one date, and per
 // capacity pool (quota) and slot what the availability module reports (configured capacity,
 // what is left) beside what was sold (active items of finalized orders) and checked in (valid
-// entry scans). Used capacity is never computed here: "held" is the availability module's
+// entry scans), and the orders visiting that day (cancelled ones and those a closure shuts
+// marked, not left out). Used capacity is never computed here: "held" is the availability module's
 // used (capacity − left) minus sold, i.e. reservations and pending orders.
 import { ticketSlotsPeopleIn, ticketSlotsSold, type TicketSlotCount } from '../../db/repositories/staff.ts';
 import { getTicketCapacities } from '../availability/getTicketCapacities.ts';
@@ -13,11 +14,12 @@ import { listClosures } from '../schedules/readClosures.ts';
 import type { ClosureView } from '../schedules/closureView.ts';
 import { addDays, startOfLocalDay } from '../time.ts';
 import { dayEvents, type DayEvent } from './dayEvents.ts';
+import { dayOrders, type DayOrder } from './dayOrders.ts';
 import { museumTitles, translated } from './labels.ts';
 
 export interface DaySlot { start: Date; capacity: number; left: number | null; sold: number; held: number | null; checkedIn: number }
 export interface DayPool { quotaId: number; tickets: string[]; slots: DaySlot[] }
-export interface DayMuseum { id: number; title: string; zone: string; hours: OpeningHoursAnswer; closures: ClosureView[]; pools: DayPool[]; events: DayEvent[] }
+export interface DayMuseum { id: number; title: string; zone: string; hours: OpeningHoursAnswer; closures: ClosureView[]; pools: DayPool[]; events: DayEvent[]; orders: DayOrder[] }
 
 type Count = TicketSlotCount;
 
@@ -57,7 +59,8 @@ export async function daySheet(ctx: Ctx, input: { date?: string; locale: string 
       listClosures(ctx, { by_museum_ids: [id], from: date, to: date, per_page: 100 }),
       dayEvents(ctx, id, from, to, input.locale),
     ]);
-    out.push({ id, title: m.title, zone: m.zone, hours, closures: closures.items, pools, events });
+    const orders = await dayOrders(ctx, id, from, to, closures.items.map((c) => c.id));
+    out.push({ id, title: m.title, zone: m.zone, hours, closures: closures.items, pools, events, orders });
   }
   return { date, museums: out };
 }

@@ -1,5 +1,5 @@
-// The box office's basket: lines of tickets (per price category: each ticket is one) and event
-// dates with quantities, carried by the sale form itself between steps (no server state, so a
+// The box office's basket: lines of tickets (per price category: each ticket is one), event
+// dates and tour starts (in a language) with quantities, carried by the sale form itself between steps (no server state, so a
 // reload or a second cashier never sees someone else's basket). Every step prices the whole
 // basket through the order module's own pricing and claim checks (prepareItems, resolveClaims),
 // exactly what the sale will run, so the total shown is the total charged and a line that could
@@ -11,12 +11,14 @@ import { prepareItems, type OrderItemInput } from '../orders/items.ts';
 import { lineAmounts } from '../pricing/vat.ts';
 
 export interface BasketLine {
-  kind: 'ticket' | 'event';
-  /** Ticket id or event date id. */
+  kind: 'ticket' | 'event' | 'tour';
+  /** Ticket id, event date id or tour id. */
   id: number;
-  /** The slot's start (ISO 8601) for tickets. */
+  /** The slot's start (ISO 8601) for tickets, the tour's start for tours. */
   time: string;
   quantity: number;
+  /** The language of a tour line. */
+  languageId?: number;
 }
 
 export interface PricedLine extends BasketLine {
@@ -35,31 +37,34 @@ export interface Quote {
 }
 
 const LINE = /^([TE]):(\d{1,10}):([0-9TZ:.+-]{0,40}):(\d{1,3})$/;
+const TOUR = /^U:(\d{1,10}):([0-9TZ:.+-]{1,40}):(\d{1,3}):(\d{1,10})$/;
 
-/** `T:<ticket>:<slot ISO>:<qty>` or `E:<date id>::<qty>`, as the form carries them. */
+/** `T:<ticket>:<slot ISO>:<qty>`, `E:<date id>::<qty>` or `U:<tour>:<start ISO>:<qty>:<language>`, as the form carries them. */
 export function parseLine(text: string): BasketLine | null {
-  const m = LINE.exec(text);
-  if (!m) return null;
-  const quantity = Number(m[4]);
-  if (quantity < 1 || quantity > 100) return null;
-  return { kind: m[1] === 'T' ? 'ticket' : 'event', id: Number(m[2]), time: m[3]!, quantity };
+  const u = TOUR.exec(text);
+  const m = u ? null : LINE.exec(text);
+  const quantity = Number(u?.[3] ?? m?.[4]);
+  if ((!u && !m) || quantity < 1 || quantity > 100) return null;
+  if (u) return { kind: 'tour', id: Number(u[1]), time: u[2]!, quantity, languageId: Number(u[4]) };
+  return { kind: m![1] === 'T' ? 'ticket' : 'event', id: Number(m![2]), time: m![3]!, quantity };
 }
 
-export const lineText = (l: BasketLine) => `${l.kind === 'ticket' ? 'T' : 'E'}:${l.id}:${l.kind === 'ticket' ? l.time : ''}:${l.quantity}`;
+export const lineText = (l: BasketLine) =>
+  `${{ ticket: 'T', event: 'E', tour: 'U' }[l.kind]}:${l.id}:${l.kind === 'event' ? '' : l.time}:${l.quantity}${l.kind === 'tour' ? `:${l.languageId}` : ''}`;
 
-/** Adds a line, merging it into an equal product and slot already in the basket. */
+/** Adds a line, merging it into an equal product, start (and tour language) already in the basket. */
 export function addLine(lines: BasketLine[], l: BasketLine): BasketLine[] {
-  const same = lines.findIndex((x) => x.kind === l.kind && x.id === l.id && (l.kind === 'event' || x.time === l.time));
+  const same = lines.findIndex((x) => x.kind === l.kind && x.id === l.id && (l.kind === 'event' || x.time === l.time) && x.languageId === l.languageId);
   if (same < 0) return [...lines, l];
   return lines.map((x, i) => (i === same ? { ...x, quantity: x.quantity + l.quantity } : x));
 }
 
 export function orderItems(lines: BasketLine[]): OrderItemInput[] {
-  return lines.map((l) =>
-    l.kind === 'ticket'
-      ? { type: 'Ticket' as const, attributes: { id: l.id, quantity: l.quantity, time: l.time } }
-      : { type: 'Event' as const, attributes: { id: l.id, quantity: l.quantity } },
-  );
+  return lines.map((l): OrderItemInput => {
+    if (l.kind === 'ticket') return { type: 'Ticket', attributes: { id: l.id, quantity: l.quantity, time: l.time } };
+    if (l.kind === 'tour') return { type: 'Tour', attributes: { id: l.id, quantity: l.quantity, start_time: l.time, language_id: l.languageId! } };
+    return { type: 'Event', attributes: { id: l.id, quantity: l.quantity } };
+  });
 }
 
 /** Prices and checks the basket as the sale will (the caller's ctx carries the desk channel). */

@@ -1,13 +1,15 @@
 // What the box-office form offers: the tickets of the user's museums (in a stable order: museum,
 // then title) and, for a date, each ticket's slots with what is left, as the availability module
 // reports it at the desk (a ticket drawing on several quotas has the minimum of them left; the
-// running slot is still offered to walk-ins, schedules/saleWindow.ts), plus the day's event dates.
+// running slot is still offered to walk-ins, schedules/saleWindow.ts), plus the day's event dates
+// and tour starts.
 import { getTicketCapacities } from '../availability/getTicketCapacities.ts';
 import { dateParam, visibleTickets } from '../availability/internal.ts';
 import type { Ctx } from '../context.ts';
 import { inMuseumScope } from '../principal.ts';
 import { addDays, startOfLocalDay } from '../time.ts';
 import { dayEvents } from './dayEvents.ts';
+import { deskTours, type DeskTour } from './deskTours.ts';
 import { translated } from './labels.ts';
 
 export interface DeskTicket { id: number; museumId: number; title: string; priceCents: number; zone: string; timed: boolean }
@@ -39,6 +41,8 @@ export interface DeskOffer {
   /** Slot starts of the timed tickets, ascending (the form's one time choice). */
   times: Date[];
   events: Array<{ id: number; title: string; start: Date; left: number }>;
+  /** Tours with their free starts that day and their languages. */
+  tours: DeskTour[];
 }
 
 /** Everything the sale form offers on a date (ctx should carry the desk channel). */
@@ -54,5 +58,5 @@ export async function deskOffer(ctx: Ctx, locale: string, date?: string): Promis
   const events = (await Promise.all(museums.map((m) => dayEvents(ctx, m, from, to, locale)))).flat()
     .map((e) => ({ id: e.id, title: e.title, start: e.start, left: Math.max(e.seats - e.sold - e.held, 0) }))
     .filter((e) => e.left > 0);
-  return { date: day, zone, tickets: withSlots, times, events };
+  return { date: day, zone, tickets: withSlots, times, events, tours: await deskTours(ctx, locale, day) };
 }

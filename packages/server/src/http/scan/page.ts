@@ -2,13 +2,15 @@
 // build and .wasm straight from node_modules, so `npm start` serves it without a build step and
 // the decoder never comes from a CDN. The files are read once; the page gets its own strict
 // Content-Security-Policy (scripts and connections only to this origin; wasm compilation allowed).
-// The page is German, or English with ?lang=en: its texts (messages.json) are filled in here, and
-// the ones the script writes later travel in the body's data-texts attribute (no inline script).
+// The page is German or English (lang.ts: ?lang, else Accept-Language, else the instance's
+// default): its texts (messages.json) are filled in here, and the ones the script writes later
+// travel in the body's data-texts attribute (no inline script).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
+import { scanLang, type Lang } from './lang.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // zxing-wasm/reader resolves to <package>/dist/cjs/reader/index.js.
@@ -33,7 +35,6 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/scan/zxing/zxing_reader.wasm': { file: path.join(zxingDist, 'reader/zxing_reader.wasm'), type: 'application/wasm' },
 };
 
-type Lang = 'de' | 'en';
 const TEXTS = JSON.parse(readFileSync(path.join(here, 'messages.json'), 'utf8')) as Record<Lang, Record<string, string>>;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -50,14 +51,17 @@ export function scanHtml(lang: Lang): string {
 
 export const scanPage: FastifyPluginAsync = async (app) => {
   const html = { de: scanHtml('de'), en: scanHtml('en') };
+  const locales = app.atriumConfig?.locales ?? [];
   app.get<{ Querystring: { lang?: string } }>('/scan', { schema: { hide: true } }, async (req, reply) => {
+    const lang = scanLang(req.query.lang, req.headers['accept-language'], locales);
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('content-security-policy', SCAN_CSP)
       .header('permissions-policy', 'camera=(self), microphone=(), geolocation=()')
-      .header('content-language', req.query.lang === 'en' ? 'en' : 'de')
+      .header('content-language', lang)
+      .header('vary', 'Accept-Language')
       .header('cache-control', 'no-cache');
-    return req.query.lang === 'en' ? html.en : html.de;
+    return html[lang];
   });
   for (const [url, { file, type }] of Object.entries(FILES)) {
     const body = readFileSync(file);

@@ -3,6 +3,7 @@
 // cash counted; the closed record as a page (printable), CSV and PDF. Nothing here edits a record.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, notFound } from '../../../domain/errors.ts';
+import { channelName } from '../../../domain/reports/channels.ts';
 import { toCsv } from '../../../domain/reports/csv.ts';
 import { parseMoney } from '../../../domain/staff/deskBasket.ts';
 import { cashDay, closeCashDay, closedDay, getCashClosing, listCashClosings, type ClosingSummary } from '../../../domain/staff/cashClosing.ts';
@@ -24,12 +25,12 @@ async function dayPage(req: FastifyRequest, reply: FastifyReply, date: string, t
   const summary = await cashDay(req.staffCtx, { date });
   const closed = await closedDay(req.staffCtx, summary.date);
   const list = await listCashClosings(req.staffCtx);
-  return renderPage(req, reply, 'closing/index', { title: t('closing.title'), summary, closed, list, typed, errors }, status);
+  return renderPage(req, reply, 'closing/index', { title: t('closing.title'), summary, closed, list, typed, errors, channel: channelName('desk', req.consoleLocale) }, status);
 }
 
 export function closingCsv(summary: ClosingSummary, rec: { openingFloatCents: number; expectedCashCents: number; countedCashCents: number; differenceCents: number }, locale: 'de' | 'en'): string {
   const t = translator(locale);
-  const rows: Array<Array<string | { cents: number }>> = [];
+  const rows: Array<Array<string | { cents: number }>> = [[t('closing.channel'), channelName('desk', locale), '']];
   for (const k of ['cash', 'card', 'invoice', 'total'] as const) rows.push([t('closing.sales'), t(k === 'total' ? 'closing.total' : `payment.${k}`), { cents: summary.sales[k] }]);
   for (const k of ['cash', 'card', 'invoice', 'total'] as const) rows.push([t('closing.refunds'), t(k === 'total' ? 'closing.total' : `payment.${k}`), { cents: summary.refunds[k] }]);
   rows.push([t('closing.cancellations'), String(summary.cancellations.lines), { cents: summary.cancellations.gross_cents }]);
@@ -66,7 +67,7 @@ export const closingPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
 
   consoleRoute(app, { method: 'GET', url: '/closing/:id', action: 'cash.close' }, async (req, reply) => {
     const rec = await getCashClosing(req.staffCtx, idOf(req));
-    return renderPage(req, reply, 'closing/show', { title: translator(req.consoleLocale)('closing.record', { date: rec.businessDate }), rec, summary: rec.summary as ClosingSummary });
+    return renderPage(req, reply, 'closing/show', { title: translator(req.consoleLocale)('closing.record', { date: rec.businessDate }), rec, summary: rec.summary as ClosingSummary, channel: channelName('desk', req.consoleLocale) });
   });
 
   consoleRoute(app, { method: 'GET', url: '/closing/:id/csv', action: 'cash.close' }, async (req, reply) => {
@@ -87,6 +88,7 @@ export const closingPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
       subtitle: `${t('closing.of', { who: s.cashier.email, day: fmt.day(rec.businessDate) })} · ${t('closing.closed.at', { at: fmt.dateTime(rec.closedAt, req.staffCtx.config.zone) })}`,
       closedAt: rec.closedAt,
       rows: [
+        [t('closing.channel'), channelName('desk', req.consoleLocale)],
         ...ms.map((m): [string, string] => [`${t('closing.sales')}: ${t(`payment.${m}`)}`, money(s.sales[m])]),
         [`*${t('closing.sales')}: ${t('closing.total')}`, money(s.sales.total)], null,
         ...ms.map((m): [string, string] => [`${t('closing.refunds')}: ${t(`payment.${m}`)}`, money(-s.refunds[m])]),

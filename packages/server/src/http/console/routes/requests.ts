@@ -1,15 +1,16 @@
 // The requests inbox: pending group requests first; accept (books the order through the
-// requests domain) or decline with a reason. Both are audited in the verb's transaction.
+// requests domain, after a confirmation page) or decline with a reason. Both are audited in the verb's transaction.
 import type { FastifyPluginAsync } from 'fastify';
 import { audited } from '../../../domain/audit/audited.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { acceptRequest } from '../../../domain/requests/acceptRequest.ts';
+import { getRequest } from '../../../domain/requests/getRequest.ts';
 import { declineRequest } from '../../../domain/requests/declineRequest.ts';
 import type { RequestStatus } from '../../../domain/requests/internal.ts';
 import { listRequests } from '../../../domain/requests/listRequests.ts';
 import { tourTitles } from '../../../domain/staff/labels.ts';
 import { roleMay } from '../../../domain/staff/permissions.ts';
-import { translator } from '../i18n.ts';
+import { formatters, translator } from '../i18n.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage, seeOther } from './render.ts';
@@ -37,6 +38,21 @@ export const requestPages = (deps: ConsoleDeps): FastifyPluginAsync => async (ap
 
   consoleRoute(app, { method: 'POST', url: '/requests/:id/accept', action: 'requests.decide' }, async (req, reply) => {
     const id = idOf(req.params);
+    // A second page first: accepting books an order and answers the requester; it cannot be
+    // taken back here. A request that is no longer pending goes on to the verb's own refusal.
+    const r = await getRequest(req.staffCtx, id);
+    if (field(req.body, 'confirm', 1) !== '1' && r.status === 'pending') {
+      const t = translator(req.consoleLocale);
+      const fmt = formatters(req.consoleLocale);
+      const titles = await tourTitles(deps.db, r.items.map((i) => i.tourId), req.consoleLocale);
+      const tours = r.items.map((i) => `${titles.get(i.tourId) ?? `#${i.tourId}`} ${fmt.time(i.startAt, i.zone)}`).join(', ');
+      const c = (r.contact ?? {}) as { name?: string; surname?: string };
+      return renderPage(req, reply, 'confirm', {
+        title: t('requests.accept.confirm.title', { id }),
+        text: t('requests.accept.confirm.text', { date: fmt.day(r.date), tours, participants: r.participants, contact: [c.name, c.surname].filter(Boolean).join(' ') || '—' }),
+        action: `/console/requests/${id}/accept`, button: t('requests.accept.confirm.button'), back: '/console/requests',
+      });
+    }
     await audited(req.staffCtx, (ctx) => acceptRequest(ctx, id), (r) => ({
       action: 'request.accept', entityType: 'request', entityId: r.id, museumId: r.museumIds[0] ?? null,
       before: { status: 'pending' }, after: { status: r.status, order_id: r.orderId },

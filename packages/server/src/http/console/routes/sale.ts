@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
-import { lineText, quoteBasket, type Quote } from '../../../domain/staff/deskBasket.ts';
+import { lineText, quoteBasket, type PricedLine, type Quote } from '../../../domain/staff/deskBasket.ts';
 import { deskOffer, type DeskOffer } from '../../../domain/staff/deskSlots.ts';
 import { sellAtDesk, splitPayment, type DeskSale } from '../../../domain/staff/sellAtDesk.ts';
 import type { StaffCtx } from '../../../domain/staff/principal.ts';
@@ -40,10 +40,12 @@ function show(req: FastifyRequest, reply: FastifyReply, v: View, status = 200) {
   const t = translator(req.consoleLocale);
   const firstTimed = v.offer.tickets.find((x) => x.timed);
   const time = v.form.time || (v.offer.times[0]?.toISOString() ?? '');
-  const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).map((x) => x.slots.find((s) => s.start.getTime() === d.getTime())?.left ?? 0));
+  // What is left at a time, over the tickets that have a slot then (an hourly and a half-hourly
+  // ticket share 13:30 only if both start one then; one without that slot says nothing about it).
+  const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).flatMap((x) => x.slots.filter((s) => s.start.getTime() === d.getTime()).map((s) => s.left)));
   return renderPage(req, reply, 'sale', {
     title: t('sale.title'), ...v, time, firstTimed, leftAt,
-    lineTexts: v.quote.lines.map(lineText),
+    lineTexts: v.quote.lines.map(lineText), lineTitle: (l: PricedLine) => lineTitle(v.offer, l),
     errorTexts: v.errors.map((e) => t(e.key, e.vars)),
     invalid: new Set(v.errors.flatMap((e) => (e.field ? [e.field] : []))),
   }, status);
@@ -130,6 +132,15 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     }
   });
 };
+
+/** A basket line's name: the product, and for a tour its language. */
+function lineTitle(o: DeskOffer, l: PricedLine): string {
+  if (l.kind === 'ticket') return o.tickets.find((t) => t.id === l.id)?.title ?? `#${l.id}`;
+  if (l.kind === 'event') return o.events.find((e) => e.id === l.id)?.title ?? `#${l.id}`;
+  const tour = o.tours.find((t) => t.id === l.id);
+  const language = tour?.languages.find((x) => x.id === l.languageId)?.name;
+  return `${tour?.title ?? `#${l.id}`}${language ? ` (${language})` : ''}`;
+}
 
 function shortOf(total: number, form: SaleForm, cash: { part: number | null; given: number | null }, money: (c: number) => string): FormError {
   if ((cash.part ?? 0) > total) return { key: 'desk.error.part', field: 'part_amount' };

@@ -10,8 +10,10 @@ export interface SaleForm {
   date: string;
   time: string;
   lines: BasketLine[];
-  /** Typed quantities not yet added, by input name (q-T-<ticket>, q-E-<event date>). */
+  /** Typed quantities not yet added, by input name (q-T-<ticket>, q-E-<event date>, q-U-<tour>). */
   qty: Record<string, string>;
+  /** A tour's chosen start and language, by input name (ts-<tour>, tl-<tour>). */
+  pick: Record<string, string>;
   payment: string;
   partMethod: string;
   partAmount: string;
@@ -31,8 +33,10 @@ function all(obj: unknown, name: string): string[] {
 
 export function readForm(body: unknown, key: string, date: string): SaleForm {
   const qty: Record<string, string> = {};
+  const pick: Record<string, string> = {};
   for (const [k, v] of Object.entries((body as Record<string, unknown>) ?? {})) {
-    if (/^q-[TE]-\d{1,10}$/.test(k) && typeof v === 'string' && v.trim() !== '') qty[k] = v.trim().slice(0, 4);
+    if (/^q-[TEU]-\d{1,10}$/.test(k) && typeof v === 'string' && v.trim() !== '') qty[k] = v.trim().slice(0, 4);
+    if (/^t[sl]-\d{1,10}$/.test(k) && typeof v === 'string') pick[k] = v.trim().slice(0, 40);
   }
   return {
     key: field(body, 'key', 64) || key,
@@ -40,6 +44,7 @@ export function readForm(body: unknown, key: string, date: string): SaleForm {
     time: field(body, 'time', 40),
     lines: all(body, 'line').map(parseLine).filter((l): l is BasketLine => l !== null),
     qty,
+    pick,
     payment: field(body, 'payment', 10) || 'cash',
     partMethod: field(body, 'part_method', 10) || 'card',
     partAmount: field(body, 'part_amount', 12),
@@ -70,6 +75,12 @@ export function typedLines(form: SaleForm, offer: DeskOffer, timeText: (d: Date)
       out.push({ kind: 'event', id, time: '', quantity });
       continue;
     }
+    if (kind === 'U') {
+      const tour = tourLine(form, offer, id, quantity, name);
+      if ('key' in tour) errors.push(tour);
+      else out.push(tour);
+      continue;
+    }
     const t = offer.tickets.find((x) => x.id === id);
     const slot = t?.timed ? t.slots.find((s) => s.start.toISOString() === form.time) : t?.slots[0];
     if (!t || !slot) {
@@ -79,6 +90,16 @@ export function typedLines(form: SaleForm, offer: DeskOffer, timeText: (d: Date)
     out.push({ kind: 'ticket', id, time: slot.start.toISOString(), quantity });
   }
   return { lines: out, errors };
+}
+
+/** A tour line from its row: the start and language chosen must be ones the offer lists. */
+function tourLine(form: SaleForm, offer: DeskOffer, id: number, quantity: number, name: string): BasketLine | FormError {
+  const tour = offer.tours.find((x) => x.id === id);
+  const start = tour?.starts.find((s) => s.toISOString() === form.pick[`ts-${id}`]);
+  const language = tour?.languages.find((l) => String(l.id) === form.pick[`tl-${id}`]);
+  if (!tour || !start) return { key: 'desk.error.tourstart', vars: { title: tour?.title ?? String(id) }, field: `ts-${id}` };
+  if (!language) return { key: 'desk.error.tourlanguage', vars: { title: tour.title }, field: `tl-${id}` };
+  return { kind: 'tour', id, time: start.toISOString(), quantity, languageId: language.id };
 }
 
 export const mergeLines = (base: BasketLine[], extra: BasketLine[]) => extra.reduce(addLine, base);
