@@ -53,6 +53,8 @@ export const de = {
   'invoice.due_note': 'Zahlbar ohne Abzug bis {date} per Überweisung unter Angabe der Rechnungsnummer {number}.',
   'invoice.paid_note': 'Bezahlt mit der Bestellung. Vielen Dank für Ihren Besuch.',
   'invoice.payments': 'Bezahlt mit',
+  'invoice.list_price': 'Listenpreis',
+  'invoice.discount': 'Rabatt {code}',
   'invoice.payment.gift_card': 'Geschenkgutschein …{last4}',
   'invoice.payment.desk': 'Kasse',
   'invoice.payment.invoice': 'Überweisung',

@@ -56,6 +56,8 @@ export const en = {
   'invoice.due_note': 'Payable without deduction by {date} by bank transfer, quoting invoice number {number}.',
   'invoice.paid_note': 'Paid with the order. Thank you for your visit.',
   'invoice.payments': 'Paid by',
+  'invoice.list_price': 'List price',
+  'invoice.discount': 'Discount {code}',
   'invoice.payment.gift_card': 'Gift card …{last4}',
   'invoice.payment.desk': 'Box office',
   'invoice.payment.invoice': 'Bank transfer',
