@@ -3,7 +3,10 @@
 -- paid, optionally of another ticket). Single-purpose vouchers: one admission of a named ticket,
 -- sold with its VAT, redeemed once (one conditional update) through an order's `codes`.
 -- order_discounts keeps what each code took off which order item, for the order answer, the
--- invoice lines, the e-invoice allowances and the code-usage report.
+-- invoice lines, the e-invoice allowances and the code-usage report. gift_cards.code_sealed keeps a
+-- card's code AES-256-GCM sealed (the webhook secrets' key) so staff can print its PDF again;
+-- cards issued before have none.
+ALTER TABLE "gift_cards" ADD COLUMN "code_sealed" text;--> statement-breakpoint
 ALTER TABLE "promo_codes" DROP CONSTRAINT "promo_codes_kind";--> statement-breakpoint
 ALTER TABLE "promo_codes" DROP CONSTRAINT "promo_codes_value";--> statement-breakpoint
 ALTER TABLE "promo_codes" ADD COLUMN "buy_quantity" integer;--> statement-breakpoint

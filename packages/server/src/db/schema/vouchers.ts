@@ -14,6 +14,8 @@ export const giftCards = pgTable(
     id: serial().primaryKey(),
     codeHash: text().notNull(),
     codeLast4: text().notNull(),
+    /** The code sealed (AES-256-GCM), only to print the card's PDF again; never in an answer. */
+    codeSealed: text(),
     currency: text().notNull(),
     initialCents: integer().notNull(),
     balanceCents: integer().notNull(),
