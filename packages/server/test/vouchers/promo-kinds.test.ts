@@ -109,3 +109,23 @@ describe('codes on reservations', () => {
     assert.equal(uses, 0);
   });
 });
+
+describe('code-usage reports', () => {
+  test('per code its orders and discount total; per discount its order and item; CSV too', async () => {
+    const reports = await w.t.token({ class: 'user', rights: ['reports:read'] });
+    const day = f.localDate(0);
+    const r = await w.get(`/reports/codes/usage?from=${day}&to=${day}`, reports);
+    assert.equal(r.statusCode, 200, r.body);
+    const one = r.json().codes.find((c: { code: string }) => c.code === 'ONEPLUSONE');
+    assert.deepEqual([one.kind, one.orders, one.discount_cents, one.uses_total], ['buy_x_get_y', 1, 1400, 1]);
+    const csv = await w.get(`/reports/codes/usage?from=${day}&to=${day}&format=csv`, reports);
+    assert.match(csv.headers['content-type'] as string, /text\/csv/);
+    assert.ok(csv.body.split('\n')[0]!.includes('discount'), csv.body);
+    assert.ok(csv.body.includes('ONEPLUSONE'), csv.body);
+    const d = await w.get(`/reports/codes/discounts?from=${day}&to=${day}`, reports);
+    assert.equal(d.statusCode, 200, d.body);
+    assert.ok(d.json().discounts.some((x: { code: string; amount_cents: number }) => x.code.startsWith('…') && x.amount_cents === 1400), 'the voucher, by its last four');
+    assert.equal((await w.get(`/reports/codes/usage?from=${day}&to=2000-01-01`, reports)).statusCode, 422);
+    assert.equal((await w.get(`/reports/codes/usage?from=${day}&to=${day}`)).statusCode, 403);
+  });
+});

@@ -2,7 +2,7 @@
 // read for the order answer, the invoice and the code-usage report.
 import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.ts';
-import { orderDiscounts, orders, promoCodes, singlePurposeVouchers } from '../schema/index.ts';
+import { orderDiscounts, promoCodes, singlePurposeVouchers } from '../schema/index.ts';
 
 export type NewOrderDiscount = typeof orderDiscounts.$inferInsert;
 
@@ -49,9 +49,31 @@ export async function codeUsage(db: DbOrTx, from: Date, to: Date): Promise<CodeU
     })
     .from(orderDiscounts)
     .innerJoin(promoCodes, eq(promoCodes.id, orderDiscounts.promoCodeId))
-    .innerJoin(orders, eq(orders.id, orderDiscounts.orderId))
     .where(and(gte(orderDiscounts.createdAt, from), lt(orderDiscounts.createdAt, to)))
     .groupBy(promoCodes.id)
     .orderBy(asc(promoCodes.code));
   return rows.map((r) => ({ ...r, orders: Number(r.orders), discountCents: Number(r.discountCents) }));
+}
+
+export interface DiscountLine {
+  createdAt: Date;
+  orderId: number;
+  orderItemId: number;
+  promoCode: string | null;
+  voucherLast4: string | null;
+  amountCents: number;
+}
+
+/** Every discount recorded in [from, to), oldest first: what each code did on each order. */
+export async function discountsBetween(db: DbOrTx, from: Date, to: Date): Promise<DiscountLine[]> {
+  return db
+    .select({
+      createdAt: orderDiscounts.createdAt, orderId: orderDiscounts.orderId, orderItemId: orderDiscounts.orderItemId,
+      promoCode: promoCodes.code, voucherLast4: singlePurposeVouchers.codeLast4, amountCents: orderDiscounts.amountCents,
+    })
+    .from(orderDiscounts)
+    .leftJoin(promoCodes, eq(promoCodes.id, orderDiscounts.promoCodeId))
+    .leftJoin(singlePurposeVouchers, eq(singlePurposeVouchers.id, orderDiscounts.voucherId))
+    .where(and(gte(orderDiscounts.createdAt, from), lt(orderDiscounts.createdAt, to)))
+    .orderBy(asc(orderDiscounts.id));
 }
