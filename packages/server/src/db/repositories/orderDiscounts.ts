@@ -35,6 +35,7 @@ export async function discountsOfOrders(db: DbOrTx, orderIds: number[]): Promise
 export interface CodeUsageRow {
   code: string;
   kind: string;
+  partnerAccountId: number | null;
   uses: number;
   orders: number;
   discountCents: number;
@@ -44,7 +45,7 @@ export interface CodeUsageRow {
 export async function codeUsage(db: DbOrTx, from: Date, to: Date): Promise<CodeUsageRow[]> {
   const rows = await db
     .select({
-      code: promoCodes.code, kind: promoCodes.kind, uses: promoCodes.uses,
+      code: promoCodes.code, kind: promoCodes.kind, partnerAccountId: promoCodes.partnerAccountId, uses: promoCodes.uses,
       orders: sql<string>`count(distinct ${orderDiscounts.orderId})`, discountCents: sql<string>`coalesce(sum(${orderDiscounts.amountCents}), 0)`,
     })
     .from(orderDiscounts)

@@ -11,19 +11,19 @@ import { requireReports, window } from './giftCards.ts';
 export type CodeUsageReport = {
   from: string;
   to: string;
-  codes: Array<{ code: string; kind: string; uses_total: number; orders: number; discount_cents: number }>;
+  codes: Array<{ code: string; kind: string; partner_account_id: number | null; uses_total: number; orders: number; discount_cents: number }>;
 };
 
 export async function codeUsageReport(ctx: Ctx, from: string, to: string): Promise<CodeUsageReport> {
   requireReports(ctx);
   const w = window(ctx, from, to);
   const rows: CodeUsageRow[] = await codeUsage(ctx.db, w.lo, w.hi);
-  return { from, to, codes: rows.map((r) => ({ code: r.code, kind: r.kind, uses_total: r.uses, orders: r.orders, discount_cents: r.discountCents })) };
+  return { from, to, codes: rows.map((r) => ({ code: r.code, kind: r.kind, partner_account_id: r.partnerAccountId, uses_total: r.uses, orders: r.orders, discount_cents: r.discountCents })) };
 }
 
 export function codeUsageCsv(r: CodeUsageReport): string {
-  return toCsv(['from', 'to', 'code', 'kind', 'orders', 'discount', 'uses_total'],
-    r.codes.map((c) => [r.from, r.to, c.code, c.kind, { number: c.orders }, { cents: c.discount_cents }, { number: c.uses_total }]));
+  return toCsv(['from', 'to', 'code', 'kind', 'partner_account_id', 'orders', 'discount', 'uses_total'],
+    r.codes.map((c) => [r.from, r.to, c.code, c.kind, c.partner_account_id === null ? null : String(c.partner_account_id), { number: c.orders }, { cents: c.discount_cents }, { number: c.uses_total }]));
 }
 
 export async function codeDiscounts(ctx: Ctx, from: string, to: string) {

@@ -35,7 +35,7 @@ const CodeUsage = Type.Object({
   from: Type.String(),
   to: Type.String(),
   codes: Type.Array(Type.Object({
-    code: Type.String(), kind: Type.String(), uses_total: Type.Integer({ description: 'All uses so far, not only in the range.' }),
+    code: Type.String(), kind: Type.String(), partner_account_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The partner the code is attributed to.' }), uses_total: Type.Integer({ description: 'All uses so far, not only in the range.' }),
     orders: Type.Integer(), discount_cents: Type.Integer(),
   })),
 });
