@@ -6,6 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import * as f from '../helpers/factories.ts';
 import { paymentsWorld, type PaymentsWorld } from '../payments/support.ts';
+import { serializeOrder } from '../../src/domain/orders/json.ts';
+import { orderViewFromSnapshot } from '../../src/domain/orders/snapshot.ts';
 
 let w: PaymentsWorld;
 let companionId: number;
@@ -87,6 +89,9 @@ describe('single-purpose vouchers', () => {
     assert.equal(o.total_price_cents, 1400, 'one of two admissions free');
     assert.deepEqual(o.discounts.map((d: { code: string; amount_cents: number }) => [d.code, d.amount_cents]), [[`…${v.code_last4}`, 1400]]);
     assert.equal((await w.get(`/vouchers/${v.id}`)).json().voucher.status, 'redeemed');
+    // Events carry the same discounts as GET /orders/:id (the snapshot's SQL and the loaders agree).
+    const snap = (await w.t.database.db.execute<{ s: unknown }>(sql`select order_snapshot(${o.id}) s`)).rows[0]!.s;
+    assert.deepEqual(serializeOrder(orderViewFromSnapshot(snap, new Date()), w.t.config.zone).discounts, (await w.get(`/orders/${o.id}`)).json().order.discounts);
     assert.equal((await order([v.code], [line(w.ticketId, 1, 810)])).json().code, 'CODE_EXHAUSTED');
     assert.equal((await w.post('/vouchers', { ticket_id: 999999 })).statusCode, 422);
   });

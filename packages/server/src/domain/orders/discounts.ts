@@ -1,5 +1,6 @@
 // An order's discounts as shown (docs/vouchers.md): per code and item, the amount it took off.
-// Vouchers are named by their last four characters only.
+// Vouchers are named by their last four characters only. Event snapshots carry the same rows
+// (src/db/sql/order_snapshot.sql, read by snapshot.ts).
 import type { DbOrTx } from '../../db/client.ts';
 import { discountsOfOrders } from '../../db/repositories/orderDiscounts.ts';
 import { voucherLabel, type AppliedCode } from '../vouchers/applied.ts';
