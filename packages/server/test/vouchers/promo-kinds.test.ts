@@ -7,6 +7,8 @@ import { sql } from 'drizzle-orm';
 import * as f from '../helpers/factories.ts';
 import { paymentsWorld, type PaymentsWorld } from '../payments/support.ts';
 import { serializeOrder } from '../../src/domain/orders/json.ts';
+import { systemCtx } from '../../src/domain/context.ts';
+import { invoiceLine, loadOrderRenderData } from '../../src/domain/documents/renderInput.ts';
 import { orderViewFromSnapshot } from '../../src/domain/orders/snapshot.ts';
 
 let w: PaymentsWorld;
@@ -52,6 +54,11 @@ describe('promo kinds on orders', () => {
       // The order read back shows the same discounts.
       assert.deepEqual((await w.get(`/orders/${o.id}`)).json().order.discounts, o.discounts);
     }
+    // The invoice line of a discounted item: charged 28.00, and what 1+1 took off (list 42.00).
+    const first = (await w.get('/orders?per_page=100')).json().orders.find((o: { discounts: Array<{ code: string }> }) => o.discounts.some((d) => d.code === 'ONEPLUSONE'));
+    const d = (await loadOrderRenderData(w.t.database.db, systemCtx({ db: w.t.database.db, clock: w.t.clock, config: w.t.config }), first.id))!;
+    const l = invoiceLine(d, d.items[0]!);
+    assert.deepEqual([l.total_cents, l.discounts], [2800, [{ code: 'ONEPLUSONE', amount_cents: 1400 }]]);
     const two = await order(['TWOPLUSONE'], [line(w.ticketId, 2)]);
     assert.equal(two.json().code, 'CODE_NOT_APPLICABLE', 'two admissions do not make 2+1');
   });
