@@ -72,6 +72,8 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
           return placeReservation(tx, reservation, claim);
         }),
   );
+  // Only a hold with codes answers its price and discounts; others keep the go~mus shape.
+  if (!input.codes?.length) return toView(row, target.zone);
   return { ...toView(row, target.zone), priceCents: priced.priceCents, discounts: applied.map((a) => ({ code: a.label, amountCents: a.discountCents })) };
 }
 

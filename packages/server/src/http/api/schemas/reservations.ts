@@ -36,8 +36,8 @@ export const Reservation = Type.Object({
   quantity: Type.Integer(),
   start_at: Type.String({ format: 'date-time', description: 'The held slot, in the museum zone.' }),
   valid_until: Type.String({ format: 'date-time', description: 'The hold lapses at this instant.' }),
-  price_cents: Type.Optional(Type.Integer({ description: 'On creation: the price of the held admissions after codes.' })),
-  discounts: Type.Optional(Type.Array(Type.Object({ code: Type.String(), amount_cents: Type.Integer() }), { description: 'On creation: what each code takes off.' })),
+  price_cents: Type.Optional(Type.Integer({ description: 'On creation with codes: the price of the held admissions after them.' })),
+  discounts: Type.Optional(Type.Array(Type.Object({ code: Type.String(), amount_cents: Type.Integer() }), { description: 'On creation with codes: what each code takes off.' })),
 });
 
 export const ReservationEnvelope = Type.Object({ reservation: Reservation });
