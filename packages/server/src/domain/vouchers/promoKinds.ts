@@ -67,7 +67,7 @@ export function discountsOf(c: PromoCodeRow, items: PricedItem[], eligible: numb
       // In every group of X + Y admissions (dearest first) the last Y are reduced.
       const units = unitsOf(items, eligible);
       const group = c.buyQuantity! + c.getQuantity!;
-      take(units.filter((_, k) => k % group >= c.buyQuantity!  && k < units.length - (units.length % group)), c.percent!, out);
+      take(units.filter((_, k) => k % group >= c.buyQuantity! && k < units.length - (units.length % group)), c.percent!, out);
       break;
     }
     case 'free_companion': {
