@@ -77,7 +77,17 @@ const invoiceArb: fc.Arbitrary<IssuedInvoice> = fc
   });
 
 const RUNS = 300;
-const samples = fc.sample(invoiceArb, { numRuns: RUNS, seed: 16 });
+/** Promo codes and vouchers on every third line (line allowances), one or two, off the list price. */
+function withDiscounts(inv: IssuedInvoice, n: number): IssuedInvoice {
+  const lines = inv.lines.map((l, k) => {
+    const list = l.quantity * l.unit_price_cents;
+    if ((n + k) % 3 !== 0 || list < 10) return l;
+    const discounts = [{ code: 'SUMMER10', amount_cents: Math.floor(list / 10) }, ...((n + k) % 2 ? [{ code: '…K7QZ', amount_cents: Math.floor(list / 3) }] : [])];
+    return { ...l, total_cents: list - discounts.reduce((s, d) => s + d.amount_cents, 0), discounts };
+  });
+  return { ...inv, lines };
+}
+const samples = fc.sample(invoiceArb, { numRuns: RUNS, seed: 16 }).map(withDiscounts);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-einvoice-'));
 const rendered: { inv: IssuedInvoice; file: string; xml: string }[] = [];
 test.before(async () => {

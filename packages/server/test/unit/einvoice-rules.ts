@@ -2,7 +2,7 @@
 // standard (not the CEN Schematron): returns one message per broken rule, each starting with the
 // rule's id. Amounts are compared as exact decimals (BigInt), never as floats.
 //   BR-DEC-*     amounts have at most 2 decimals (the unit price BT-146 may have more)
-//   line net     BT-131 = BT-129 × BT-146 / BT-149 (quantity × net price / base quantity)
+//   line net     BT-131 = BT-129 × BT-146 / BT-149 − Σ BT-136 (quantity × net price / base quantity − line allowances)
 //   BR-CO-10     BT-106 = Σ BT-131
 //   BR-CO-13     BT-109 = BT-106 − BT-107 + BT-108
 //   BR-CO-14     BT-110 = Σ BT-117
@@ -70,8 +70,10 @@ export function ciiRuleViolations(xml: string, opts: RuleOptions): string[] {
     const price = dec(value(priceBlock, 'ChargeAmount') ?? 'x');
     const base = dec(value(priceBlock, 'BasisQuantity') ?? '1');
     const qty = dec(value(li, 'BilledQuantity') ?? 'x');
-    // net/10² = (qty/10^q × price/10^p) / (base/10^b)  ⇔  net × base × 10^(q+p) = qty × price × 10^(2+b)
-    const lhs = net * base[0] * 10n ** BigInt(qty[1] + price[1]);
+    // Line allowances (BG-27: promo codes, vouchers) come off quantity × price.
+    const allowances = blocks(li, 'SpecifiedTradeAllowanceCharge').reduce((s, a) => s + amount(value(a, 'ActualAmount'), `line ${i + 1} BT-136`), 0n);
+    // (net + allowances)/10² = (qty/10^q × price/10^p) / (base/10^b)  ⇔  (net + a) × base × 10^(q+p) = qty × price × 10^(2+b)
+    const lhs = (net + allowances) * base[0] * 10n ** BigInt(qty[1] + price[1]);
     const rhs = qty[0] * price[0] * 10n ** BigInt(2 + base[1]);
     if (lhs !== rhs) out.push(`line net: line ${i + 1} quantity ${value(li, 'BilledQuantity')} × price ${value(priceBlock, 'ChargeAmount')} / ${value(priceBlock, 'BasisQuantity') ?? '1'} ≠ ${value(li, 'LineTotalAmount')}`);
   }

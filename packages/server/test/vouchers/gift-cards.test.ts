@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { paymentsOfInvoice } from '../../src/domain/documents/invoicePayments.ts';
 import { paymentsWorld, stripeCheckout, stripeWebhook, type PaymentsWorld } from '../payments/support.ts';
+import { PDFTOTEXT_MISSING, hasPdfToText, pdfPages, squash } from '../helpers/pdftext.ts';
 
 let w: PaymentsWorld;
 before(async () => {
@@ -180,5 +181,23 @@ describe('reports', () => {
     assert.ok(csv.body.includes(`"${c.code_last4}";"issued";"33,00"`), csv.body.slice(0, 500));
     assert.equal(csv.body.includes(c.code), false, 'the code is never in a report');
     assert.equal((await w.get('/reports/gift_cards/liability', w.reseller)).statusCode, 403);
+  });
+});
+
+describe('the gift card PDF', () => {
+  test('code, value and end in the card\'s language; staff who may issue only', { skip: hasPdfToText ? false : PDFTOTEXT_MISSING }, async () => {
+    for (const [language, words] of [['de', ['Geschenkgutschein', 'Für Ada', 'Wert', '50,00 €', 'Gültig bis']], ['en', ['Gift card', 'For Ada', 'Value', '€50.00', 'Valid until']]] as const) {
+      const c = await issue(5000, { recipient: 'Ada', language, expires_on: '2030-06-30' });
+      const r = await w.get(`/gift_cards/${c.id}/pdf`);
+      assert.equal(r.statusCode, 200, r.body.slice(0, 300));
+      assert.equal(r.headers['content-type'], 'application/pdf');
+      const text = squash(pdfPages(r.rawPayload)!.join('\n'));
+      for (const word of words) assert.ok(text.includes(word), `${language} ${word}: ${text}`);
+      assert.ok(text.includes(c.code.replace(/(.{4})(?=.)/g, '$1-')), text);
+      assert.ok(text.includes(language === 'de' ? '30. Juni 2030' : '30 June 2030'), text);
+    }
+    const reader = await w.t.token({ class: 'user', rights: ['orders:read'] });
+    assert.equal((await w.get('/gift_cards/1/pdf', reader)).statusCode, 403);
+    assert.equal((await w.get('/gift_cards/999999/pdf')).statusCode, 404);
   });
 });

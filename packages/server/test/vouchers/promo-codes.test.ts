@@ -35,4 +35,31 @@ describe('promo codes staff API', () => {
     assert.equal((await w.get('/promo_codes/999999')).statusCode, 404);
     assert.equal(await count(), n);
   });
+
+  test('the other kinds take their own values and refuse the rest with a reason', async () => {
+    const ok = await w.post('/promo_codes', { code: 'TWOFORONE', kind: 'buy_x_get_y', buy_quantity: 1, get_quantity: 1 });
+    assert.equal(ok.statusCode, 201, ok.body);
+    assert.deepEqual([ok.json().promo_code.buy_quantity, ok.json().promo_code.get_quantity, ok.json().promo_code.percent], [1, 1, 100]);
+    const free = await w.post('/promo_codes', { code: 'FREEONE', kind: 'free_item' });
+    assert.equal(free.json().promo_code.get_quantity, 1);
+    const comp = await w.post('/promo_codes', { code: 'COMPANION', kind: 'free_companion', buy_quantity: 2, companion_ticket_id: w.ticketId });
+    assert.equal(comp.statusCode, 201, comp.body);
+    const n = await count();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ code: 'K1', kind: 'buy_x_get_y', get_quantity: 1 }, 'buy_quantity is required'],
+      [{ code: 'K2', kind: 'free_item', amount_cents: 100 }, 'amount_cents is not used by kind free_item'],
+      [{ code: 'K3', kind: 'free_companion' }, 'buy_quantity is required'],
+      [{ code: 'K4', kind: 'free_companion', buy_quantity: 1, companion_ticket_id: 999999 }, 'ticket 999999 not found'],
+      [{ code: 'K5', kind: 'percent', percent: 5, partner_account_id: 999999 }, 'account 999999 not found'],
+      [{ code: 'K6', kind: 'percent', percent: 5, visit_from: '2027-02-01', visit_until: '2027-01-01' }, 'visit_until must not be before'],
+      [{ code: 'K7', kind: 'amount', amount_cents: 100, companion_ticket_id: w.ticketId }, 'companion_ticket_id is not used'],
+    ];
+    for (const [body, want] of cases) {
+      const r = await w.post('/promo_codes', { ...body, code: `${body.code}XX` });
+      assert.equal(r.statusCode, 422, r.body);
+      assert.equal(r.json().code, 'VALIDATION_FAILED');
+      assert.ok(r.json().errors.some((e: string) => e.includes(want)), `${want}: ${r.body}`);
+    }
+    assert.equal(await count(), n);
+  });
 });

@@ -83,6 +83,14 @@ describe('the last use under concurrency', () => {
     }
   });
 
+  test('one single-purpose voucher in two orders at once: redeemed once', async () => {
+    const v = (await w.post('/vouchers', { ticket_id: w.ticketId })).json().voucher as { id: number; code: string };
+    const rs = await Promise.all([order(w, 1, [v.code], 900), order(w, 1, [v.code], 930)]);
+    assert.deepEqual(rs.map((r) => (r.statusCode === 201 ? 'ok' : r.json().code)).sort(), ['CODE_EXHAUSTED', 'ok']);
+    const n = await w.t.database.db.execute<{ n: string }>(sql`select count(*) n from order_discounts where voucher_id = ${v.id}`);
+    assert.equal(Number(n.rows[0]!.n), 1);
+  });
+
   test('control: without the guard both orders get the discount (the test above would catch it)', async () => {
     // The other locks of an order are off too, so nothing but the guard could keep them apart.
     const r = await race(loose, 'LOOSE');

@@ -15,6 +15,8 @@ export const giftCards = pgTable(
     id: serial().primaryKey(),
     codeHash: text().notNull(),
     codeLast4: text().notNull(),
+    /** The code sealed (AES-256-GCM), only to print the card's PDF again; never in an answer. */
+    codeSealed: text(),
     currency: text().notNull(),
     initialCents: integer().notNull(),
     balanceCents: integer().notNull(),
@@ -57,7 +59,7 @@ export const giftCardLedger = pgTable(
   ],
 );
 
-/** Gift cards sold at the box office, for the cashier's cash closing (migration 0047). */
+/** Gift cards sold at the box office, for the cashier's cash closing (migration 0048). */
 export const deskGiftCardSales = pgTable(
   'desk_gift_card_sales',
   {

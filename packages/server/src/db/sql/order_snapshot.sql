@@ -1,5 +1,5 @@
 -- An order's rows as an event carries them: the order, its items (with zone, event, barcodes and
--- entries used) and its documents. Called by the outbox triggers (events_order_inserted,
+-- entries used), its documents and its discounts (promo code, or a voucher's last four). Called by the outbox triggers (events_order_inserted,
 -- events_snapshot) and src/domain/gdpr/outbox.ts; read back by src/notify/snapshot.ts.
 -- plpgsql, not LANGUAGE sql, so its statement is prepared once per connection.
 CREATE OR REPLACE FUNCTION order_snapshot(p_id integer) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
@@ -21,6 +21,12 @@ BEGIN
     'documents', coalesce((
       SELECT jsonb_agg(jsonb_build_object('id', d.id, 'kind', d.kind, 'status', d.status, 'filename', d.filename,
                                           'available_until', d.available_until) ORDER BY d.id)
-        FROM documents d WHERE d.order_id = o.id), '[]'::jsonb))
+        FROM documents d WHERE d.order_id = o.id), '[]'::jsonb),
+    'discounts', coalesce((
+      SELECT jsonb_agg(jsonb_build_object('promo_code', pc.code, 'voucher_last4', v.code_last4, 'amount_cents', od.amount_cents,
+                                          'order_item_id', od.order_item_id) ORDER BY od.id)
+        FROM order_discounts od LEFT JOIN promo_codes pc ON pc.id = od.promo_code_id
+             LEFT JOIN single_purpose_vouchers v ON v.id = od.voucher_id
+       WHERE od.order_id = o.id), '[]'::jsonb))
   FROM orders o WHERE o.id = p_id);
 END $$;

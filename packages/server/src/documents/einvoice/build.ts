@@ -12,7 +12,7 @@ import { FormatFactoryService, ValidationService, invoiceSchema, type EInvoiceFo
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { t } from '../../i18n/index.ts';
 import type { IssuedInvoice } from '../../domain/documents/invoiceTypes.ts';
-import { computeInvoiceTotals } from '../../domain/pricing/vat.ts';
+import { computeInvoiceTotals, lineAmounts } from '../../domain/pricing/vat.ts';
 import { paymentLabel, paymentMeansCode } from '../paymentText.ts';
 
 export const E_INVOICE_FORMAT = 'CII';
@@ -33,6 +33,36 @@ function price(netCents: number, qty: number, cur: string) {
   return exact
     ? { 'cbc:PriceAmount': amount(Math.abs(netCents / qty)), 'cbc:PriceAmount@currencyID': cur }
     : { 'cbc:PriceAmount': amount(Math.abs(netCents)), 'cbc:PriceAmount@currencyID': cur, 'cbc:BaseQuantity': String(Math.abs(qty)), 'cbc:BaseQuantity@unitCode': 'C62' };
+}
+
+/**
+ * A line's promo codes and vouchers as line allowances (BG-27, reason code 95 "Discount"): the
+ * price is then the list price, and quantity × price − allowances is the line net (BT-131). The
+ * allowances' net is what the list price's net exceeds the line's, split over the codes in
+ * proportion to their amounts (the rounding rest on the last).
+ */
+function lineAllowances(inv: IssuedInvoice, l: IssuedInvoice['lines'][number] & { net_cents: number }, cur: string) {
+  const off = l.discounts ?? [];
+  const gross = off.reduce((s, d) => s + d.amount_cents, 0);
+  const listNet = lineAmounts({ ...l, total_cents: l.total_cents + gross }).net_cents;
+  const allowance = listNet - l.net_cents;
+  if (off.length === 0 || allowance <= 0) return { 'cac:Price': price(l.net_cents, l.quantity, cur) };
+  let left = allowance;
+  const parts = off.map((d, k) => {
+    const part = k === off.length - 1 ? left : Math.floor((allowance * d.amount_cents) / gross);
+    left -= part;
+    return { d, part };
+  });
+  return {
+    'cac:AllowanceCharge': parts.filter((p) => p.part > 0).map(({ d, part }) => ({
+      'cbc:ChargeIndicator': 'false',
+      'cbc:AllowanceChargeReasonCode': '95',
+      'cbc:AllowanceChargeReason': t(inv.locale, 'invoice.discount', { code: d.code }),
+      'cbc:Amount': amount(part),
+      'cbc:Amount@currencyID': cur,
+    })),
+    'cac:Price': price(listNet, l.quantity, cur),
+  };
 }
 
 const noLogs = { log() {}, warn() {}, error() {} };
@@ -155,7 +185,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
           'cbc:Name': l.title,
           'cac:ClassifiedTaxCategory': taxCat(l.vat_pct),
         },
-        'cac:Price': price(l.net_cents, l.quantity, cur),
+        ...lineAllowances(inv, l, cur),
       })),
     },
   };

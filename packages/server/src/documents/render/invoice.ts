@@ -55,7 +55,8 @@ export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
   const head = () => heading(doc, L, inv.small_amount);
   y = head()(y);
   for (const l of totals.lines) {
-    const h = l.detail ? 24 : 14;
+    const off = l.discounts ?? [];
+    const h = (l.detail ? 24 : 14) + (off.length ? 11 * (off.length + 1) : 0);
     if (y + h > BOTTOM) {
       addPage(doc);
       text(doc, `${title} ${inv.number}`, MARGIN, MARGIN, { size: 9, color: GRAY });
@@ -68,6 +69,15 @@ export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
     if (!inv.small_amount) text(doc, money(l.net_cents), COLS.net.x, y, { size: 9, width: COLS.net.w, align: 'right' });
     text(doc, money(l.gross_cents), COLS.gross.x, y, { size: 9, width: COLS.gross.w, align: 'right' });
     if (l.detail) text(doc, l.detail, COLS.title.x + 8, y + 11, { size: 8, color: GRAY, width: COLS.vat.x - COLS.title.x - 8 });
+    // The list price and each discount under the line, whose amounts above are after them.
+    let dy = y + (l.detail ? 22 : 11);
+    const sub = (label: string, cents: number) => {
+      text(doc, label, COLS.title.x + 8, dy, { size: 8, color: GRAY, width: COLS.vat.x - COLS.title.x - 8 });
+      text(doc, money(cents), COLS.gross.x, dy, { size: 8, color: GRAY, width: COLS.gross.w, align: 'right' });
+      dy += 11;
+    };
+    if (off.length) sub(t(L, 'invoice.list_price'), l.total_cents + off.reduce((s, d) => s + d.amount_cents, 0));
+    for (const d of off) sub(t(L, 'invoice.discount', { code: d.code }), -d.amount_cents);
     y += h;
   }
   rule(doc, y);

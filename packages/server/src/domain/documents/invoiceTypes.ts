@@ -16,6 +16,11 @@ export interface IssuedLine {
   tax_included: boolean;
   /** Date of service (the visit date, museum-local "YYYY-MM-DD"). */
   service_date: string;
+  /**
+   * What promo codes and vouchers took off the line, on the same basis as total_cents (which is
+   * after them): the list price is total_cents plus these. Absent on lines without any.
+   */
+  discounts?: Array<{ code: string; amount_cents: number }>;
 }
 
 export interface IssuedParty {

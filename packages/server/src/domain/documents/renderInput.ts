@@ -12,6 +12,7 @@ import type {
 import { formatDate, formatSlot, resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../context.ts';
 import { localDateOf } from '../time.ts';
+import { discountsByOrder } from '../orders/discounts.ts';
 
 type Item = OrderItemRow;
 
@@ -46,6 +47,8 @@ export interface OrderRenderData {
   reduced: Set<number>;
   /** The language of the order's documents: the customer's, else the instance default. */
   locale: string;
+  /** per order item: what each promo code or voucher took off it */
+  discounts: Map<number, Array<{ code: string; amount_cents: number }>>;
 }
 
 export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number): Promise<OrderRenderData | null> {
@@ -68,6 +71,10 @@ export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number)
     } else if (i.eventDateId) titles.set(i.id, pick(ds.find((x) => x.id === i.eventDateId)?.title, L));
     else if (i.tourId) titles.set(i.id, pick(trs.find((x) => x.id === i.tourId)?.title, L));
   }
+  const discounts = new Map<number, Array<{ code: string; amount_cents: number }>>();
+  for (const x of (await discountsByOrder(db, [orderId])).get(orderId) ?? []) {
+    discounts.set(x.orderItemId, [...(discounts.get(x.orderItemId) ?? []), { code: x.code, amount_cents: x.amountCents }]);
+  }
   const codes = new Map<number, Array<{ code: string; status: string }>>();
   for (const c of cs) codes.set(c.orderItemId, [...(codes.get(c.orderItemId) ?? []), { code: c.code, status: c.status }]);
   return {
@@ -82,6 +89,7 @@ export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number)
     slotMinutes,
     reduced,
     locale,
+    discounts,
   };
 }
 
@@ -152,6 +160,7 @@ export function invoiceLine(d: OrderRenderData, i: Item): IssuedLine {
     vat_pct: i.vatPct,
     tax_included: i.taxIncluded,
     service_date: localDateOf(i.startAt, zone),
+    ...(d.discounts.has(i.id) ? { discounts: d.discounts.get(i.id)! } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ import { reload, type OrderView } from './internal.ts';
 import { prepareItems, type OrderItemInput, type PreparedItem } from './items.ts';
 import { placeOrder, type PlaceOrder } from './placeOrder.ts';
 import { discountItems, recordUses } from '../vouchers/promoApply.ts';
+import { discountViews } from './discounts.ts';
 
 export interface CreateOrderInput {
   foreign_id?: string;
@@ -32,7 +33,7 @@ export interface CreateOrderInput {
   items: OrderItemInput[];
   total?: number;
   finalize?: boolean;
-  /** Promo codes (docs/vouchers.md): applied inside the price calculation below. */
+  /** Promo codes and single-purpose vouchers (docs/vouchers.md): applied inside the price calculation below. */
   codes?: string[];
 }
 
@@ -118,7 +119,10 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
       if (limited) await checkHoldLimits(tx, ctx, resolved, { exceptReservationTokens: items.flatMap((i) => i.reservationTokens) });
       const placed = await placeOrder(tx, ctx, { ...order, customerId, reservationIds });
       // In the order's transaction: a code past its limits rolls the whole order back.
-      if (applied.length) await recordUses(tx, ctx, placed.id, applied, emailOf(input.customer));
+      if (applied.length) {
+        await recordUses(tx, ctx, placed, applied, emailOf(input.customer));
+        placed.discounts = discountViews(applied, placed.items.map((i) => i.id));
+      }
       return { order: placed, replayed: false };
     });
   } catch (err) {

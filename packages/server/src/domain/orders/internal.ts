@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { documentsOfOrders, type DocumentSummary } from '../documents/internal.ts';
 import { entriesUsedByItem } from '../entry/entriesUsed.ts';
 import { notFound } from '../errors.ts';
+import { discountsByOrder, type OrderDiscountView } from './discounts.ts';
 import { hasRight, type Principal } from '../principal.ts';
 
 export type { OrderItemRow, OrderRow, OrderScope };
@@ -24,6 +25,8 @@ export interface OrderView extends Omit<OrderRow, 'status'> {
   status: OrderStatus;
   items: OrderItemView[];
   documents: DocumentSummary[];
+  /** What each code took off which item (absent where not loaded, e.g. event snapshots). */
+  discounts?: OrderDiscountView[];
 }
 
 export function statusAt(order: Pick<OrderRow, 'status' | 'expiresAt'>, now: Date): OrderStatus {
@@ -65,8 +68,10 @@ export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise
   const codes = items.length ? await barcodesOfItems(db, items.map((i) => i.item.id)) : [];
   const docs = await documentsOfOrders(db, now, rows.map((r) => r.id));
   const used = await entriesUsedByItem(db, items.map((i) => i.item.id));
+  const discounts = await discountsByOrder(db, rows.map((r) => r.id));
   return rows.map((o) => ({
     ...o,
+    discounts: discounts.get(o.id) ?? [],
     status: statusAt(o, now),
     documents: docs.get(o.id) ?? [],
     items: items

@@ -7,6 +7,7 @@ import { eventDateById, ticketById, tourById } from '../capacity/catalog.ts';
 import type { Claim } from '../capacity/types.ts';
 import { isBookableBy, priceFor } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
+import type { Principal } from '../principal.ts';
 import { DomainError } from '../errors.ts';
 import { isValidDate, parseTimestamp, zonedInstant } from '../time.ts';
 
@@ -42,6 +43,15 @@ export interface PreparedItem {
   attendees: Array<{ name: string; surname: string }> | null;
   reservationTokens: string[];
   claim: Claim;
+}
+
+/** What `quantity` admissions of a ticket cost this caller (the ticket's own discount applied). */
+export function ticketPrice(p: Principal, t: Parameters<typeof priceFor>[1] & { discount: number }, quantity: number): number {
+  return Math.round((priceFor(p, t) * quantity * (100 - t.discount)) / 100);
+}
+
+export function eventPrice(p: Principal, e: Parameters<typeof priceFor>[1], quantity: number): number {
+  return priceFor(p, e) * quantity;
 }
 
 const notBookable = (what: string) => new DomainError('NOT_BOOKABLE', `${what} not bookable in the current auth context`);
@@ -94,10 +104,11 @@ export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]
       if (!start) { errors.push(`${at} time must be an ISO 8601 timestamp`); continue; }
       const attendees = checkAttendees(t.attendees, a.quantity, a.attendees, at, errors);
       const unit = priceFor(p, t);
+      const price = ticketPrice(p, t, a.quantity);
       out.push({
         type: 'Ticket', museumId: t.museumId, zone: t.zone, eventId: null, ticketId: t.id, eventDateId: null, tourId: null, languageId: null,
         quantity: a.quantity, startAt: start, unitPriceCents: unit,
-        priceCents: Math.round((unit * a.quantity * (100 - t.discount)) / 100),
+        priceCents: price,
         vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees, reservationTokens: tokens,
         claim: { kind: 'ticket', ticketId: t.id, startAt: start, quantity: a.quantity },
       });
@@ -110,7 +121,7 @@ export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]
       const unit = priceFor(p, e);
       out.push({
         type: 'Event', museumId: e.museumId, zone: row.zone, eventId: e.id, ticketId: null, eventDateId: d.id, tourId: null, languageId: d.languageId,
-        quantity: a.quantity, startAt: d.startAt, unitPriceCents: unit, priceCents: unit * a.quantity,
+        quantity: a.quantity, startAt: d.startAt, unitPriceCents: unit, priceCents: eventPrice(p, e, a.quantity),
         vatPct: e.vatPct, taxIncluded: e.taxIncluded, attendees: null, reservationTokens: tokens,
         claim: { kind: 'event_date', eventDateId: d.id, quantity: a.quantity },
       });

@@ -50,5 +50,7 @@ export function serializeOrder(o: OrderView, zone: string) {
     items: o.items.map(item),
     // Produced in the background once finalized (documents area); fetch via /documents/:id/download.
     documents: o.documents.map((d) => ({ id: d.id, kind: d.kind, status: d.status, filename: d.filename })),
+    // What each promo code or voucher took off which item (docs/vouchers.md).
+    discounts: (o.discounts ?? []).map((d) => ({ code: d.code, amount_cents: d.amountCents, item_id: d.orderItemId })),
   };
 }

@@ -6,6 +6,7 @@ import { rowFromJson } from '../../db/json.ts';
 import { orderItems, orders } from '../../db/schema/index.ts';
 import { documentViewsFromJson, type DocumentJson } from '../documents/internal.ts';
 import { statusAt, type OrderView } from './internal.ts';
+import { voucherLabel } from '../vouchers/applied.ts';
 
 interface OrderSnapshot {
   order: Record<string, unknown>;
@@ -17,6 +18,8 @@ interface OrderSnapshot {
     entries_used: number | string;
   }>;
   documents: DocumentJson[];
+  /** Absent in events recorded before discounts were kept. */
+  discounts?: Array<{ promo_code: string | null; voucher_last4: string | null; amount_cents: number; order_item_id: number }>;
 }
 
 export function orderViewFromSnapshot(snapshot: unknown, at: Date): OrderView {
@@ -26,6 +29,7 @@ export function orderViewFromSnapshot(snapshot: unknown, at: Date): OrderView {
     ...order,
     status: statusAt(order, at),
     documents: documentViewsFromJson(s.documents, at),
+    discounts: (s.discounts ?? []).map((d) => ({ code: d.promo_code ?? voucherLabel(d.voucher_last4 ?? ''), amountCents: d.amount_cents, orderItemId: d.order_item_id })),
     items: s.items.map((i) => ({
       ...rowFromJson(orderItems, i.row),
       zone: i.zone,

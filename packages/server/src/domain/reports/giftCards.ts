@@ -10,7 +10,7 @@ import { addDays, daysBetween, isoInZone, isValidDate, zonedInstant } from '../t
 import { toCsv } from './csv.ts';
 import { MAX_REPORT_DAYS } from './range.ts';
 
-function requireReports(ctx: Ctx) {
+export function requireReports(ctx: Ctx) {
   if (!hasRight(ctx.principal, 'reports', 'read')) throw forbidden();
 }
 
@@ -24,7 +24,8 @@ export function liabilityCsv(r: { at: string; rows: LiabilityRow[] }): string {
   return toCsv(['at', 'currency', 'cards', 'outstanding'], r.rows.map((x) => [r.at, x.currency, { number: x.cards }, { cents: x.outstanding_cents }]));
 }
 
-function window(ctx: Ctx, from: string, to: string) {
+/** A report's range of whole days in the instance zone, checked; [lo, hi) as instants. */
+export function window(ctx: Ctx, from: string, to: string) {
   const errors: string[] = [];
   if (!isValidDate(from)) errors.push('from must be a date YYYY-MM-DD');
   if (!isValidDate(to)) errors.push('to must be a date YYYY-MM-DD');

@@ -10,7 +10,9 @@ import type { Claim } from '../capacity/types.ts';
 import { isBookableBy, type Sellable } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, invalid } from '../errors.ts';
+import { eventPrice, ticketPrice } from '../orders/items.ts';
 import { parseTimestamp } from '../time.ts';
+import { discountItems } from '../vouchers/promoApply.ts';
 import { ownerOf } from './internal.ts';
 import { toView, type ReservationView } from './view.ts';
 
@@ -19,6 +21,8 @@ export interface CreateReservationInput {
   dateId?: number | undefined;
   quantity: number;
   startAt?: string | undefined;
+  /** Promo codes and vouchers: checked as an order checks them and answered with their effect. */
+  codes?: string[] | undefined;
 }
 
 const notBookable = (what: string) => new DomainError('NOT_BOOKABLE', `${what} not bookable in the current auth context`);
@@ -40,6 +44,10 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
   // Checked against the catalogue before any write (master data from the process memo): an
   // invalid hold writes nothing, and day tickets are normalised to their first entry.
   const [resolved] = await resolveClaims(ctx.db, ctx, [wanted]);
+  // Codes are checked by the orders' one verb on the priced hold; a refused one throws before any
+  // write. A hold takes no use: the order that turns it into a sale names the codes and takes them.
+  const priced = { ...target.product, startAt: resolved!.startAt, zone: target.zone, quantity: input.quantity, priceCents: target.price(input.quantity) };
+  const applied = input.codes?.length ? await discountItems(ctx, input.codes, [priced]) : [];
   // The row and its claim in one statement (reservation_place, src/db/sql/reservation_place.sql):
   // the slot lock is held for that statement's claim and commit only, as for orders (ADR 0009).
   const reservation = {
@@ -64,7 +72,9 @@ export async function createReservation(ctx: Ctx, input: CreateReservationInput)
           return placeReservation(tx, reservation, claim);
         }),
   );
-  return toView(row, target.zone);
+  // Only a hold with codes answers its price and discounts; others keep the go~mus shape.
+  if (!input.codes?.length) return toView(row, target.zone);
+  return { ...toView(row, target.zone), priceCents: priced.priceCents, discounts: applied.map((a) => ({ code: a.label, amountCents: a.discountCents })) };
 }
 
 async function ticketTarget(ctx: Ctx, ticketId: number, startAt: string | undefined) {
@@ -74,7 +84,10 @@ async function ticketTarget(ctx: Ctx, ticketId: number, startAt: string | undefi
   if (startAt === undefined) throw invalid('reservation could not be saved', ["start_at can't be blank"]);
   const at = parseTimestamp(startAt, ticket.zone);
   if (!at) throw invalid('reservation could not be saved', ['start_at is not a valid ISO 8601 time']);
-  return { kind: 'ticket' as const, startAt: at, zone: ticket.zone };
+  return {
+    kind: 'ticket' as const, startAt: at, zone: ticket.zone, product: { ticketId: ticket.id, eventId: null, tourId: null },
+    price: (q: number) => ticketPrice(ctx.principal, ticket, q),
+  };
 }
 
 async function dateTarget(ctx: Ctx, dateId: number) {
@@ -82,5 +95,8 @@ async function dateTarget(ctx: Ctx, dateId: number) {
   if (!r) throw invalid('reservation could not be saved', [`date ${dateId} not found`]);
   const product: Sellable = { ...r.event, active: r.event.active && r.date.active };
   if (!isBookableBy(ctx.principal, product)) throw notBookable('date');
-  return { kind: 'event_date' as const, startAt: r.date.startAt, zone: r.zone };
+  return {
+    kind: 'event_date' as const, startAt: r.date.startAt, zone: r.zone, product: { ticketId: null, eventId: r.event.id, tourId: null },
+    price: (q: number) => eventPrice(ctx.principal, r.event, q),
+  };
 }

@@ -11,6 +11,9 @@ export interface ReservationView {
   startAt: Date;
   validUntil: Date;
   zone: string;
+  /** On creation: what the hold costs after `codes`, and what each code took off. */
+  priceCents?: number;
+  discounts?: Array<{ code: string; amountCents: number }>;
 }
 
 export function museumZoneOf(db: DbOrTx, r: { ticketId: number | null; eventDateId: number | null }): Promise<string> {

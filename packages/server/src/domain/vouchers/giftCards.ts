@@ -14,6 +14,7 @@ import { DomainError, forbidden, invalid, notFound } from '../errors.ts';
 import { callerOf } from '../payments/internal.ts';
 import { hasRight } from '../principal.ts';
 import { addDays, isValidDate, localDateOf, zonedInstant } from '../time.ts';
+import { sealSecret, sealingKey } from '../webhooks/secrets.ts';
 import { codeHash, last4, newCode } from './code.ts';
 
 /** A free amount is taken within these limits; the shop offers the fixed values. */
@@ -56,7 +57,7 @@ export async function issueGiftCard(ctx: Ctx, input: IssueInput): Promise<{ card
   const code = newCode();
   return transaction(ctx.db, async (tx) => {
     const card = await insertGiftCard(tx, {
-      codeHash: codeHash(code), codeLast4: last4(code), currency: ctx.config.currency, initialCents: input.amount_cents,
+      codeHash: codeHash(code), codeLast4: last4(code), codeSealed: sealSecret(code, sealingKey(ctx.config)), currency: ctx.config.currency, initialCents: input.amount_cents,
       balanceCents: input.amount_cents, language, recipient: input.recipient ?? null, expiresAt, issuedBy: actor, issuedAt: now, updatedAt: now,
     });
     const l = await insertLedger(tx, {

@@ -1,5 +1,5 @@
 // Promo codes (docs/vouchers.md): staff create, list, read and (de)activate them. A code is a
-// discount - percent off with an optional cap, or an amount off - with limits: products, sales
+// discount - percent or amount off, a free item, buy X get Y, a free companion - with limits: products, sales
 // channel, sale and visit dates, a minimum quantity, total uses and uses per e-mail, and an
 // optional partner it is attributed to. Applying one to an order is promoApply.ts.
 import { insertPromoCode, listPromoCodes as listRows, promoCodeById, setPromoActive, type PromoCodeRow } from '../../db/repositories/promoCodes.ts';
@@ -7,18 +7,23 @@ import type { Ctx } from '../context.ts';
 import { invalid, notFound } from '../errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { callerOf } from '../payments/internal.ts';
-import { addDays, isValidDate, zonedInstant } from '../time.ts';
+import { addDays, zonedInstant } from '../time.ts';
+import type { PromoKind } from '../../db/schema/promoCodes.ts';
 import { requireStaff } from './giftCards.ts';
+import { promoErrors } from './promoValidate.ts';
 
 export const PROMO_CHANNELS = ['shop', 'desk', 'reseller'] as const;
 export type PromoChannel = (typeof PROMO_CHANNELS)[number];
 
 export interface PromoInput {
   code: string;
-  kind: 'percent' | 'amount';
+  kind: PromoKind;
   percent?: number;
   amount_cents?: number;
   cap_cents?: number;
+  buy_quantity?: number;
+  get_quantity?: number;
+  companion_ticket_id?: number;
   ticket_ids?: number[];
   event_ids?: number[];
   tour_ids?: number[];
@@ -39,23 +44,16 @@ export const normalizePromo = (s: string) => s.replace(/[\s-]/g, '').toUpperCase
 export async function createPromoCode(ctx: Ctx, input: PromoInput): Promise<PromoCodeRow> {
   requireStaff(ctx, 'write');
   const code = normalizePromo(input.code);
-  const errors: string[] = [];
-  if (!/^[0-9A-Z_]{3,40}$/.test(code)) errors.push('code must be 3 to 40 letters, digits or _');
-  if (input.kind === 'percent') {
-    if (!input.percent || input.percent < 1 || input.percent > 100) errors.push('percent must be 1 to 100');
-    if (input.amount_cents !== undefined) errors.push('amount_cents is for kind amount');
-  } else {
-    if (!input.amount_cents || input.amount_cents < 1) errors.push('amount_cents must be positive');
-    if (input.percent !== undefined || input.cap_cents !== undefined) errors.push('percent and cap_cents are for kind percent');
-  }
-  for (const k of ['visit_from', 'visit_until'] as const) if (input[k] !== undefined && !isValidDate(input[k]!)) errors.push(`${k} must be a date YYYY-MM-DD`);
-  for (const k of ['sale_from', 'sale_until'] as const) if (input[k] !== undefined && !isValidDate(input[k]!)) errors.push(`${k} must be a date YYYY-MM-DD`);
+  const errors = await promoErrors(ctx, code, input);
   if (errors.length) throw invalid('promo code could not be saved', errors);
   const zone = ctx.config.zone;
   const now = ctx.clock.now();
   const actor = callerOf(ctx);
   const row = await insertPromoCode(ctx.db, {
-    code, kind: input.kind, percent: input.percent ?? null, amountCents: input.amount_cents ?? null, capCents: input.cap_cents ?? null,
+    code, kind: input.kind, capCents: input.cap_cents ?? null, amountCents: input.amount_cents ?? null,
+    percent: input.percent ?? (input.kind === 'buy_x_get_y' ? 100 : null),
+    buyQuantity: input.buy_quantity ?? null, getQuantity: input.get_quantity ?? (input.kind === 'free_item' ? 1 : null),
+    companionTicketId: input.companion_ticket_id ?? null,
     ticketIds: input.ticket_ids ?? [], eventIds: input.event_ids ?? [], tourIds: input.tour_ids ?? [], channels: input.channels ?? [],
     // Sale dates are whole days in the museum's zone: from the first instant of the first to the end of the last.
     saleFrom: input.sale_from ? zonedInstant(input.sale_from, 0, zone) : null,
@@ -91,6 +89,7 @@ export async function setPromoCodeActive(ctx: Ctx, id: number, active: boolean):
 export function serializePromoCode(c: PromoCodeRow) {
   return {
     id: c.id, code: c.code, kind: c.kind, percent: c.percent, amount_cents: c.amountCents, cap_cents: c.capCents,
+    buy_quantity: c.buyQuantity, get_quantity: c.getQuantity, companion_ticket_id: c.companionTicketId,
     ticket_ids: c.ticketIds, event_ids: c.eventIds, tour_ids: c.tourIds, channels: c.channels,
     sale_from: c.saleFrom?.toISOString() ?? null, sale_until: c.saleUntil?.toISOString() ?? null,
     visit_from: c.visitFrom, visit_until: c.visitUntil, min_quantity: c.minQuantity,

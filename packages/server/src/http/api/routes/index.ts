@@ -16,6 +16,7 @@ import { reportRoutes } from './reports/index.ts';
 import { mediaRoutes } from './media/index.ts';
 import { giftCardRoutes } from './giftCards/index.ts';
 import { promoCodeRoutes } from './promoCodes/index.ts';
+import { voucherRoutes } from './vouchers/index.ts';
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metaRoutes);
@@ -34,6 +35,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(mediaRoutes);
   await app.register(giftCardRoutes);
   await app.register(promoCodeRoutes);
+  await app.register(voucherRoutes);
 };
 
 export { mediaFileRoutes } from './media/files.ts';

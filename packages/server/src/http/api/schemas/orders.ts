@@ -39,7 +39,7 @@ export const CreateOrderBody = Type.Object(
     ...CustomerRef,
     items: Type.Array(ItemInput, { minItems: 1, maxItems: 50 }),
     total: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Your sum in cents; must match.' })),
-    codes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 5, description: 'Promo codes; a refused one answers 422 CODE_INVALID, CODE_EXHAUSTED, CODE_EXPIRED or CODE_NOT_APPLICABLE and nothing is written.' })),
+    codes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 5, description: 'Promo codes and single-purpose vouchers; a refused one answers 422 CODE_INVALID, CODE_EXHAUSTED, CODE_EXPIRED, CODE_NOT_APPLICABLE or VOUCHER_WRONG_TICKET and nothing is written.' })),
     finalize: Type.Optional(Type.Boolean({ description: 'Absent or true: the order is finalized at once (barcodes, documents), as go~mus answers an order; false: a pending draft to finalize with POST /orders/:id/finalize.' })),
   },
   { description: 'Also accepted wrapped as {"order": {...}}.' },
@@ -115,6 +115,10 @@ export const OrderOut = Type.Object({
   expires_at: Nullable(Type.String()),
   items: Type.Array(ItemOut),
   documents: Type.Array(DocumentSummaryOut),
+  discounts: Type.Optional(Type.Array(
+    Type.Object({ code: Type.String({ description: 'The promo code, or …K7QZ for a single-purpose voucher.' }), amount_cents: Type.Integer(), item_id: Type.Integer() }),
+    { description: 'What each code took off which item.' },
+  )),
 });
 
 export const OrderEnvelope = Type.Object({ order: OrderOut });

@@ -13,6 +13,10 @@ export const ReservationInput = Type.Object(
         description: 'Slot start (ISO 8601; without offset read as museum-local time). Day tickets: any time of the day.',
       }),
     ),
+    codes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: 5,
+      description: 'Promo codes and single-purpose vouchers, checked as on orders (same 422 codes, nothing written); the answer shows their effect. The hold takes no use: name them again on the order.',
+    })),
   },
   { description: 'Either ticket_id with start_at, or date_id. Also accepted wrapped as {"reservation": {...}}.' },
 );
@@ -32,6 +36,8 @@ export const Reservation = Type.Object({
   quantity: Type.Integer(),
   start_at: Type.String({ format: 'date-time', description: 'The held slot, in the museum zone.' }),
   valid_until: Type.String({ format: 'date-time', description: 'The hold lapses at this instant.' }),
+  price_cents: Type.Optional(Type.Integer({ description: 'On creation with codes: the price of the held admissions after them.' })),
+  discounts: Type.Optional(Type.Array(Type.Object({ code: Type.String(), amount_cents: Type.Integer() }), { description: 'On creation with codes: what each code takes off.' })),
 });
 
 export const ReservationEnvelope = Type.Object({ reservation: Reservation });

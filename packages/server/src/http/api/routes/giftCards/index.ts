@@ -12,6 +12,9 @@ import { correctGiftCard, getGiftCard, issueGiftCard, listGiftCards } from '../.
 import { serializeGiftCard, serializeLedger } from '../../../../domain/vouchers/json.ts';
 import { cardOfCode, giftCardBalance, payWithGiftCard } from '../../../../domain/vouchers/redeem.ts';
 import { MemoryCounters } from '../../../../ops/rate-store.ts';
+import { renderGiftCardPdf } from '../../../../documents/render/giftCard.ts';
+import { giftCardPdfData } from '../../../../domain/vouchers/giftCardPdf.ts';
+import { Type } from 'typebox';
 import { giftCardReportRoutes } from './reports.ts';
 import { OrderIdParam, PaymentEnvelope } from '../payments/schemas.ts';
 import {
@@ -23,6 +26,7 @@ const read = tokenOnly(['user'], ['orders', 'read']);
 const write = tokenOnly(['user'], ['orders', 'write']);
 const pay = tokenOnly(['user', 'reseller'], ['orders', 'write']);
 const tags = ['gift cards'];
+const Pdf = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The PDF.' });
 
 /** Balance look-ups per address and minute, on top of the general limits: codes are not for guessing. */
 export const BALANCE_LOOKUPS_PER_MINUTE = 10;
@@ -48,6 +52,24 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.code(201);
       const c = card(req, r);
       return { gift_card: { ...c.gift_card, code: r.code }, ledger: c.ledger };
+    },
+  );
+
+  app.get(
+    '/gift_cards/:id/pdf',
+    {
+      config: { access: write, cache: 'live' },
+      schema: { tags, summary: 'The gift card as a PDF with its code and barcode, in its language (staff who may issue cards)', params: GiftCardParam, response: { 200: Pdf, ...errorResponses(401, 403, 404, 422) } },
+    },
+    async (req, reply) => {
+      const data = await giftCardPdfData(req.ctx, req.params.id);
+      const pdf = await renderGiftCardPdf(data);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="gift-card-${data.last4}.pdf"`)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(pdf);
     },
   );
 

@@ -1,10 +1,11 @@
-// Gift-card reports over the API (docs/vouchers.md): outstanding value (liability) and ledger
-// movements of a date range; JSON, or CSV with `format=csv` / `Accept: text/csv` like the other
+// Voucher reports over the API (docs/vouchers.md): gift cards' outstanding value (liability) and
+// ledger movements of a date range, promo-code usage and every discount of a range; JSON, or CSV with `format=csv` / `Accept: text/csv` like the other
 // reports. User tokens with the reports right.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { giftCardLedgerCsv, giftCardLedgerReport, giftCardLiability, liabilityCsv } from '../../../../domain/reports/giftCards.ts';
+import { codeDiscounts, codeDiscountsCsv, codeUsageCsv, codeUsageReport } from '../../../../domain/reports/codeUsage.ts';
 import { tokenOnly } from '../../access.ts';
 import { errorResponses, StringEnum } from '../../schemas/common.ts';
 
@@ -30,6 +31,20 @@ const LedgerSummary = Type.Object({
   kinds: Type.Array(Type.Object({ kind: Type.String(), count: Type.Integer(), cents: Type.Integer({ description: 'Signed sum.' }) })),
 });
 
+const CodeUsage = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  codes: Type.Array(Type.Object({
+    code: Type.String(), kind: Type.String(), partner_account_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The partner the code is attributed to.' }), uses_total: Type.Integer({ description: 'All uses so far, not only in the range.' }),
+    orders: Type.Integer(), discount_cents: Type.Integer(),
+  })),
+});
+const CodeDiscounts = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  discounts: Type.Array(Type.Object({ at: Type.String(), order_id: Type.Integer(), item_id: Type.Integer(), code: Type.String(), amount_cents: Type.Integer() })),
+});
+
 export const giftCardReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/reports/gift_cards/liability',
@@ -37,6 +52,28 @@ export const giftCardReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const r = await giftCardLiability(req.ctx);
       return wantsCsv(req.query.format, req) ? csv(reply, `gift-card-liability-${r.at.slice(0, 10)}`, liabilityCsv(r)) : r;
+    },
+  );
+  app.get(
+    '/reports/codes/usage',
+    {
+      config: { access, cache: 'live' },
+      schema: { tags: ['reports'], summary: 'Promo-code usage of a range: per code its orders and discount total', querystring: Type.Object({ from: Day, to: Day, format: Format }), response: either(CodeUsage) },
+    },
+    async (req, reply) => {
+      const r = await codeUsageReport(req.ctx, req.query.from, req.query.to);
+      return wantsCsv(req.query.format, req) ? csv(reply, `code-usage-${r.from}-${r.to}`, codeUsageCsv(r)) : r;
+    },
+  );
+  app.get(
+    '/reports/codes/discounts',
+    {
+      config: { access, cache: 'live' },
+      schema: { tags: ['reports'], summary: 'Every discount of a range: which code took how much off which order item', querystring: Type.Object({ from: Day, to: Day, format: Format }), response: either(CodeDiscounts) },
+    },
+    async (req, reply) => {
+      const rows = await codeDiscounts(req.ctx, req.query.from, req.query.to);
+      return wantsCsv(req.query.format, req) ? csv(reply, `code-discounts-${req.query.from}-${req.query.to}`, codeDiscountsCsv(rows)) : { from: req.query.from, to: req.query.to, discounts: rows };
     },
   );
   app.get(

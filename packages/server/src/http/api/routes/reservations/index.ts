@@ -25,6 +25,8 @@ function serialize(v: ReservationView) {
       quantity: v.quantity,
       start_at: isoInZone(v.startAt, v.zone),
       valid_until: isoInZone(v.validUntil, v.zone),
+      ...(v.priceCents !== undefined ? { price_cents: v.priceCents } : {}),
+      ...(v.discounts ? { discounts: v.discounts.map((d) => ({ code: d.code, amount_cents: d.amountCents })) } : {}),
     },
   };
 }
@@ -45,7 +47,7 @@ export const reservationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (req, reply) => {
         const b = req.body;
-        const view = await createReservation(req.ctx, { ticketId: b.ticket_id, dateId: b.date_id, quantity: b.quantity, startAt: b.start_at });
+        const view = await createReservation(req.ctx, { ticketId: b.ticket_id, dateId: b.date_id, quantity: b.quantity, startAt: b.start_at, codes: b.codes });
         reply.code(201);
         return serialize(view);
       },
