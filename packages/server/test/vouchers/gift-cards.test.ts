@@ -195,6 +195,11 @@ describe('the gift card PDF', () => {
       for (const word of words) assert.ok(text.includes(word), `${language} ${word}: ${text}`);
       assert.ok(text.includes(c.code.replace(/(.{4})(?=.)/g, '$1-')), text);
       assert.ok(text.includes(language === 'de' ? '30. Juni 2030' : '30 June 2030'), text);
+      // The code is shown once more, in this PDF, and never after: a second PDF is refused.
+      const again = await w.get(`/gift_cards/${c.id}/pdf`);
+      assert.equal(again.statusCode, 422, again.body);
+      assert.equal(again.json().code, 'CODE_NOT_APPLICABLE');
+      assert.ok(!again.body.includes(c.code) && !again.body.includes(c.code.slice(0, 8)), again.body);
     }
     const reader = await w.t.token({ class: 'user', rights: ['orders:read'] });
     assert.equal((await w.get('/gift_cards/1/pdf', reader)).statusCode, 403);

@@ -21,6 +21,19 @@ export async function giftCardById(db: DbOrTx, id: number, forUpdate = false): P
   return c;
 }
 
+/**
+ * Takes the card's sealed code for its one PDF: one conditional update clears it and answers the
+ * old value, so of two requests at once only one gets it; none when it was taken before.
+ */
+export async function takeSealedCode(db: DbOrTx, id: number): Promise<string | null> {
+  const rows = await db.execute<{ sealed: string | null }>(sql`
+    update gift_cards g set code_sealed = null
+    from (select id, code_sealed from gift_cards where id = ${id} and code_sealed is not null for update) old
+    where g.id = old.id
+    returning old.code_sealed as sealed`);
+  return rows.rows[0]?.sealed ?? null;
+}
+
 export async function giftCardByHash(db: DbOrTx, hash: string): Promise<GiftCardRow | undefined> {
   const [c] = await db.select().from(giftCards).where(eq(giftCards.codeHash, hash));
   return c;

@@ -1,7 +1,9 @@
-// What the gift card's PDF shows (documents/render/giftCard.ts draws it): staff who may issue cards
-// may print one again. The code is opened from its sealed copy for this rendering only; cards
-// issued before the copy was kept cannot be printed again (their code exists nowhere).
-import { giftCardById } from '../../db/repositories/giftCards.ts';
+// What the gift card's PDF shows (documents/render/giftCard.ts draws it), once. A code is a secret
+// shown to the buyer and nobody after: the card keeps a sealed copy only until its PDF is made, and
+// making it clears the copy (takeSealedCode), so the PDF is the code's second and last appearance,
+// like the answer that issued it. A lost PDF is replaced by a new card (a correction moves the
+// value); cards issued before the copy was kept have no PDF.
+import { giftCardById, takeSealedCode } from '../../db/repositories/giftCards.ts';
 import type { Ctx } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { openSecret, sealingKey } from '../webhooks/secrets.ts';
@@ -24,11 +26,12 @@ export async function giftCardPdfData(ctx: Ctx, id: number): Promise<GiftCardPdf
   requireStaff(ctx, 'write');
   const card = await giftCardById(ctx.db, id);
   if (!card) throw notFound('gift card');
-  if (!card.codeSealed) throw new DomainError('CODE_NOT_APPLICABLE', 'this gift card was issued before its code was kept for printing; issue a new card');
+  const sealed = await takeSealedCode(ctx.db, id);
+  if (!sealed) throw new DomainError('CODE_NOT_APPLICABLE', "this gift card's PDF was made before (its code is shown once) or the card predates PDFs; issue a new card");
   return {
     locale: card.language,
     museum: ctx.config.invoice.issuer.name ?? 'Museum',
-    code: openSecret(card.codeSealed, sealingKey(ctx.config)),
+    code: openSecret(sealed, sealingKey(ctx.config)),
     value_cents: card.initialCents,
     currency: card.currency,
     recipient: card.recipient,
