@@ -804,6 +804,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/gift_cards/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gift card as a PDF with its code and barcode, in its language (staff who may issue cards)
+         * @description The gift card as a PDF with its code and barcode, in its language (staff who may issue cards)
+         */
+        get: operations["getGiftCardPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/gift_cards/balance": {
         parameters: {
             query?: never;
@@ -1556,6 +1576,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/reports/codes/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every discount of a range: which code took how much off which order item
+         * @description Every discount of a range: which code took how much off which order item
+         */
+        get: operations["listReportsCodesDiscounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/reports/codes/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Promo-code usage of a range: per code its orders and discount total
+         * @description Promo-code usage of a range: per code its orders and discount total
+         */
+        get: operations["getReportsCodesUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/reports/gift_cards/ledger": {
         parameters: {
             query?: never;
@@ -2300,6 +2360,50 @@ export interface paths {
          * @description API and system version, instance zone, currency and default page size
          */
         get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single-purpose vouchers, newest first; last4 finds one by the end of its code
+         * @description Single-purpose vouchers, newest first; last4 finds one by the end of its code
+         */
+        get: operations["listVouchers"];
+        put?: never;
+        /**
+         * Issue a single-purpose voucher for one ticket (its price and VAT taken at sale)
+         * @description Issue a single-purpose voucher for one ticket (its price and VAT taken at sale)
+         */
+        post: operations["createVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/vouchers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A single-purpose voucher
+         * @description A single-purpose voucher
+         */
+        get: operations["getVoucher"];
         put?: never;
         post?: never;
         delete?: never;
@@ -15130,6 +15234,181 @@ export interface operations {
             };
         };
     };
+    getGiftCardPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "application/xml": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getGiftCardsBalance: {
         parameters: {
             query: {
@@ -18723,6 +19002,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -18910,15 +19196,12 @@ export interface operations {
                 /**
                  * @example {
                  *       "finalize": false,
-                 *       "codes": [
-                 *         "ten-pct"
-                 *       ],
                  *       "items": [
                  *         {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 3,
+                 *             "quantity": 1,
                  *             "time": "2026-12-01T09:00:00.000Z"
                  *           }
                  *         }
@@ -18926,7 +19209,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Promo codes; a refused one answers 422 CODE_INVALID, CODE_EXHAUSTED, CODE_EXPIRED or CODE_NOT_APPLICABLE and nothing is written. */
+                    /** @description Promo codes and single-purpose vouchers; a refused one answers 422 CODE_INVALID, CODE_EXHAUSTED, CODE_EXPIRED, CODE_NOT_APPLICABLE or VOUCHER_WRONG_TICKET and nothing is written. */
                     codes?: string[];
                     comment?: string;
                     /** @description A new customer, as POST /customers. */
@@ -19048,6 +19331,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -19124,34 +19414,34 @@ export interface operations {
                      *       "order": {
                      *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "atI0BqB49UKP6EOTo58YeA",
+                     *         "token": "e5LrkaoVePM3IfSbTByFag",
                      *         "status": "pending",
                      *         "is_valid": false,
-                     *         "total_price_cents": 3900,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
                      *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-27T20:20:47.930+01:00",
-                     *         "updated_at": "2026-11-27T20:20:47.930+01:00",
+                     *         "created_at": "2026-11-27T22:05:55.105+01:00",
+                     *         "updated_at": "2026-11-27T22:05:55.105+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-27T20:50:47.930+01:00",
+                     *         "expires_at": "2026-11-27T22:35:55.105+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 3900,
+                     *             "price_cents": 1400,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 3,
+                     *               "quantity": 1,
                      *               "start_time": "2026-12-01T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
@@ -19159,7 +19449,8 @@ export interface operations {
                      *             }
                      *           }
                      *         ],
-                     *         "documents": []
+                     *         "documents": [],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -19170,6 +19461,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -19437,7 +19735,7 @@ export interface operations {
                      *       "order": {
                      *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "2jATgYcf-3hDi4YiWYPw-Q",
+                     *         "token": "e5LrkaoVePM3IfSbTByFag",
                      *         "status": "pending",
                      *         "is_valid": false,
                      *         "total_price_cents": 1400,
@@ -19446,11 +19744,11 @@ export interface operations {
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
-                     *         "updated_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "created_at": "2026-11-27T22:05:55.105+01:00",
+                     *         "updated_at": "2026-11-27T22:05:55.105+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-27T19:48:23.036+01:00",
+                     *         "expires_at": "2026-11-27T22:35:55.105+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
@@ -19472,7 +19770,8 @@ export interface operations {
                      *             }
                      *           }
                      *         ],
-                     *         "documents": []
+                     *         "documents": [],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -19483,6 +19782,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -19787,6 +20093,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -20133,6 +20446,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -20977,6 +21297,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -23428,6 +23755,13 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             customer_id: number | null;
+                            /** @description What each code took off which item. */
+                            discounts?: {
+                                amount_cents: number;
+                                /** @description The promo code, or …K7QZ for a single-purpose voucher. */
+                                code: string;
+                                item_id: number;
+                            }[];
                             documents: {
                                 filename: string;
                                 id: number;
@@ -24372,6 +24706,9 @@ export interface operations {
                      *           "percent": 10,
                      *           "amount_cents": null,
                      *           "cap_cents": 500,
+                     *           "buy_quantity": null,
+                     *           "get_quantity": null,
+                     *           "companion_ticket_id": null,
                      *           "ticket_ids": [],
                      *           "event_ids": [],
                      *           "tour_ids": [],
@@ -24396,13 +24733,16 @@ export interface operations {
                         promo_codes: {
                             active: boolean;
                             amount_cents: number | null;
+                            buy_quantity: number | null;
                             cap_cents: number | null;
                             channels: string[];
                             code: string;
+                            companion_ticket_id: number | null;
                             event_ids: number[];
+                            get_quantity: number | null;
                             id: number;
                             /** @enum {string} */
-                            kind: "percent" | "amount";
+                            kind: "percent" | "amount" | "free_item" | "buy_x_get_y" | "free_companion";
                             max_uses: number | null;
                             max_uses_per_email: number | null;
                             min_quantity: number;
@@ -24545,7 +24885,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Also accepted wrapped as {"promo_code": {...}}. No product ids: every product; no channels: every channel. */
+        /** @description Also accepted wrapped as {"promo_code": {...}}. No product ids: every product; no channels: every channel. Kinds: percent or amount off; free_item (get_quantity admissions free, the cheapest); buy_x_get_y (of every buy_quantity + get_quantity admissions the get_quantity cheapest at percent off, default 100); free_companion (one free per buy_quantity paid, of companion_ticket_id if given). */
         requestBody: {
             content: {
                 /**
@@ -24563,14 +24903,17 @@ export interface operations {
                  */
                 "application/json": {
                     amount_cents?: number;
-                    /** @description Most a percent discount takes off one order. */
+                    buy_quantity?: number;
+                    /** @description Most the code takes off one order (not for kind amount). */
                     cap_cents?: number;
                     channels?: ("shop" | "desk" | "reseller")[];
                     /** @description Letters, digits or _; case, spaces and dashes are ignored. */
                     code: string;
+                    companion_ticket_id?: number;
                     event_ids?: number[];
+                    get_quantity?: number;
                     /** @enum {string} */
-                    kind: "percent" | "amount";
+                    kind: "percent" | "amount" | "free_item" | "buy_x_get_y" | "free_companion";
                     max_uses?: number;
                     max_uses_per_email?: number;
                     min_quantity?: number;
@@ -24611,6 +24954,9 @@ export interface operations {
                      *         "percent": 10,
                      *         "amount_cents": null,
                      *         "cap_cents": 500,
+                     *         "buy_quantity": null,
+                     *         "get_quantity": null,
+                     *         "companion_ticket_id": null,
                      *         "ticket_ids": [],
                      *         "event_ids": [],
                      *         "tour_ids": [],
@@ -24634,13 +24980,16 @@ export interface operations {
                         promo_code: {
                             active: boolean;
                             amount_cents: number | null;
+                            buy_quantity: number | null;
                             cap_cents: number | null;
                             channels: string[];
                             code: string;
+                            companion_ticket_id: number | null;
                             event_ids: number[];
+                            get_quantity: number | null;
                             id: number;
                             /** @enum {string} */
-                            kind: "percent" | "amount";
+                            kind: "percent" | "amount" | "free_item" | "buy_x_get_y" | "free_companion";
                             max_uses: number | null;
                             max_uses_per_email: number | null;
                             min_quantity: number;
@@ -24855,6 +25204,9 @@ export interface operations {
                      *         "percent": 10,
                      *         "amount_cents": null,
                      *         "cap_cents": 500,
+                     *         "buy_quantity": null,
+                     *         "get_quantity": null,
+                     *         "companion_ticket_id": null,
                      *         "ticket_ids": [],
                      *         "event_ids": [],
                      *         "tour_ids": [],
@@ -24878,13 +25230,16 @@ export interface operations {
                         promo_code: {
                             active: boolean;
                             amount_cents: number | null;
+                            buy_quantity: number | null;
                             cap_cents: number | null;
                             channels: string[];
                             code: string;
+                            companion_ticket_id: number | null;
                             event_ids: number[];
+                            get_quantity: number | null;
                             id: number;
                             /** @enum {string} */
-                            kind: "percent" | "amount";
+                            kind: "percent" | "amount" | "free_item" | "buy_x_get_y" | "free_companion";
                             max_uses: number | null;
                             max_uses_per_email: number | null;
                             min_quantity: number;
@@ -25097,6 +25452,9 @@ export interface operations {
                      *         "percent": 10,
                      *         "amount_cents": null,
                      *         "cap_cents": 500,
+                     *         "buy_quantity": null,
+                     *         "get_quantity": null,
+                     *         "companion_ticket_id": null,
                      *         "ticket_ids": [],
                      *         "event_ids": [],
                      *         "tour_ids": [],
@@ -25120,13 +25478,16 @@ export interface operations {
                         promo_code: {
                             active: boolean;
                             amount_cents: number | null;
+                            buy_quantity: number | null;
                             cap_cents: number | null;
                             channels: string[];
                             code: string;
+                            companion_ticket_id: number | null;
                             event_ids: number[];
+                            get_quantity: number | null;
                             id: number;
                             /** @enum {string} */
-                            kind: "percent" | "amount";
+                            kind: "percent" | "amount" | "free_item" | "buy_x_get_y" | "free_companion";
                             max_uses: number | null;
                             max_uses_per_email: number | null;
                             min_quantity: number;
@@ -26855,6 +27216,374 @@ export interface operations {
                      * @example {
                      *       "error": "not found",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReportsCodesDiscounts: {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                /** @description YYYY-MM-DD in the instance zone, both ends included. */
+                from: string;
+                /** @description YYYY-MM-DD in the instance zone, both ends included. */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with format=csv or Accept: text/csv. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-27",
+                     *       "to": "2026-11-27",
+                     *       "discounts": [
+                     *         {
+                     *           "at": "2026-11-27T22:05:57.765+01:00",
+                     *           "order_id": 1,
+                     *           "item_id": 1,
+                     *           "code": "ONEPLUSONE",
+                     *           "amount_cents": 1400
+                     *         },
+                     *         {
+                     *           "at": "2026-11-27T22:05:57.765+01:00",
+                     *           "order_id": 2,
+                     *           "item_id": 2,
+                     *           "code": "HALFSECOND",
+                     *           "amount_cents": 700
+                     *         },
+                     *         {
+                     *           "at": "2026-11-27T22:05:57.765+01:00",
+                     *           "order_id": 3,
+                     *           "item_id": 3,
+                     *           "code": "TWOPLUSONE",
+                     *           "amount_cents": 1400
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        discounts: {
+                            amount_cents: number;
+                            at: string;
+                            code: string;
+                            item_id: number;
+                            order_id: number;
+                        }[];
+                        from: string;
+                        to: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReportsCodesUsage: {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                /** @description YYYY-MM-DD in the instance zone, both ends included. */
+                from: string;
+                /** @description YYYY-MM-DD in the instance zone, both ends included. */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or CSV with format=csv or Accept: text/csv. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-27",
+                     *       "to": "2026-11-27",
+                     *       "codes": [
+                     *         {
+                     *           "code": "BRINGONE",
+                     *           "kind": "free_companion",
+                     *           "partner_account_id": null,
+                     *           "uses_total": 1,
+                     *           "orders": 1,
+                     *           "discount_cents": 1600
+                     *         },
+                     *         {
+                     *           "code": "FREEBIE",
+                     *           "kind": "free_item",
+                     *           "partner_account_id": null,
+                     *           "uses_total": 1,
+                     *           "orders": 1,
+                     *           "discount_cents": 800
+                     *         },
+                     *         {
+                     *           "code": "HALFSECOND",
+                     *           "kind": "buy_x_get_y",
+                     *           "partner_account_id": null,
+                     *           "uses_total": 1,
+                     *           "orders": 1,
+                     *           "discount_cents": 700
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        codes: {
+                            code: string;
+                            discount_cents: number;
+                            kind: string;
+                            orders: number;
+                            /** @description The partner the code is attributed to. */
+                            partner_account_id: number | null;
+                            /** @description All uses so far, not only in the range. */
+                            uses_total: number;
+                        }[];
+                        from: string;
+                        to: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */
@@ -29129,11 +29858,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "ticket_id": 1,
-                 *       "quantity": 3,
-                 *       "start_at": "2026-11-29T09:00:00.000Z"
+                 *       "quantity": 2,
+                 *       "start_at": "2026-12-01T13:00:00.000Z",
+                 *       "codes": [
+                 *         "holdten"
+                 *       ]
                  *     }
                  */
                 "application/json": {
+                    /** @description Promo codes and single-purpose vouchers, checked as on orders (same 422 codes, nothing written); the answer shows their effect. The hold takes no use: name them again on the order. */
+                    codes?: string[];
                     date_id?: number;
                     quantity: number;
                     /** @description Slot start (ISO 8601; without offset read as museum-local time). Day tickets: any time of the day. */
@@ -29158,18 +29892,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "cwJfZiFrIc8WY0LdDzCVXg",
-                     *         "token": "cwJfZiFrIc8WY0LdDzCVXg",
-                     *         "quantity": 3,
-                     *         "start_at": "2026-11-29T10:00:00+01:00",
-                     *         "valid_until": "2026-11-24T07:08:46.699+01:00",
-                     *         "ticket_id": 1
+                     *         "reservation_token": "QAxZksvTta3YQijDlAxvJg",
+                     *         "token": "QAxZksvTta3YQijDlAxvJg",
+                     *         "quantity": 2,
+                     *         "start_at": "2026-12-01T14:00:00+01:00",
+                     *         "valid_until": "2026-11-27T22:20:57.765+01:00",
+                     *         "ticket_id": 1,
+                     *         "price_cents": 2520,
+                     *         "discounts": [
+                     *           {
+                     *             "code": "HOLDTEN",
+                     *             "amount_cents": 280
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
                     "application/json": {
                         reservation: {
                             date_id?: number;
+                            /** @description On creation with codes: what each code takes off. */
+                            discounts?: {
+                                amount_cents: number;
+                                code: string;
+                            }[];
+                            /** @description On creation with codes: the price of the held admissions after them. */
+                            price_cents?: number;
                             quantity: number;
                             /** @description Secret that identifies the hold in PUT, DELETE, reservations[] and orders. */
                             reservation_token: string;
@@ -29424,6 +30172,13 @@ export interface operations {
                     "application/json": {
                         reservation: {
                             date_id?: number;
+                            /** @description On creation with codes: what each code takes off. */
+                            discounts?: {
+                                amount_cents: number;
+                                code: string;
+                            }[];
+                            /** @description On creation with codes: the price of the held admissions after them. */
+                            price_cents?: number;
                             quantity: number;
                             /** @description Secret that identifies the hold in PUT, DELETE, reservations[] and orders. */
                             reservation_token: string;
@@ -33441,6 +34196,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Promo codes and single-purpose vouchers, checked as on orders (same 422 codes, nothing written); the answer shows their effect. The hold takes no use: name them again on the order. */
+                    codes?: string[];
                     date_id?: number;
                     quantity: number;
                     /** @description Slot start (ISO 8601; without offset read as museum-local time). Day tickets: any time of the day. */
@@ -33477,6 +34234,13 @@ export interface operations {
                     "application/json": {
                         reservation: {
                             date_id?: number;
+                            /** @description On creation with codes: what each code takes off. */
+                            discounts?: {
+                                amount_cents: number;
+                                code: string;
+                            }[];
+                            /** @description On creation with codes: the price of the held admissions after them. */
+                            price_cents?: number;
                             quantity: number;
                             /** @description Secret that identifies the hold in PUT, DELETE, reservations[] and orders. */
                             reservation_token: string;
@@ -33731,6 +34495,13 @@ export interface operations {
                     "application/json": {
                         reservation: {
                             date_id?: number;
+                            /** @description On creation with codes: what each code takes off. */
+                            discounts?: {
+                                amount_cents: number;
+                                code: string;
+                            }[];
+                            /** @description On creation with codes: the price of the held admissions after them. */
+                            price_cents?: number;
                             quantity: number;
                             /** @description Secret that identifies the hold in PUT, DELETE, reservations[] and orders. */
                             reservation_token: string;
@@ -37343,6 +38114,664 @@ export interface operations {
                      * @example {
                      *       "error": "a reseller token may not use this endpoint",
                      *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                last4?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vouchers": [
+                     *         {
+                     *           "id": 1,
+                     *           "code_last4": "8B7H",
+                     *           "ticket_id": 1,
+                     *           "price_cents": 1400,
+                     *           "vat_pct": 7,
+                     *           "currency": "EUR",
+                     *           "language": "en",
+                     *           "recipient": null,
+                     *           "expires_at": "2030-01-01T00:00:00+01:00",
+                     *           "status": "valid",
+                     *           "order_id": null,
+                     *           "redeemed_at": null,
+                     *           "issued_at": "2026-11-27T22:05:57.765+01:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        vouchers: {
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            language: string;
+                            /** @description The order that redeemed it. */
+                            order_id: number | null;
+                            /** @description The ticket price at sale, VAT included as the ticket says. */
+                            price_cents: number;
+                            recipient: string | null;
+                            /** Format: date-time */
+                            redeemed_at: string | null;
+                            /** @enum {string} */
+                            status: "valid" | "redeemed" | "expired";
+                            /** @description The one ticket it admits to, in any free slot. */
+                            ticket_id: number;
+                            /** @description VAT charged at sale. */
+                            vat_pct: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to resend (with a token): the same key and body replay the first answer for 24 hours; the same key still in flight is 409, with another body 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Also accepted wrapped as {"voucher": {...}}. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ticket_id": 1,
+                 *       "language": "en"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description Last valid day; by default the end of the third year after the sale.
+                     */
+                    expires_on?: string;
+                    language?: string;
+                    recipient?: string;
+                    ticket_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "voucher": {
+                     *         "id": 1,
+                     *         "code_last4": "8B7H",
+                     *         "ticket_id": 1,
+                     *         "price_cents": 1400,
+                     *         "vat_pct": 7,
+                     *         "currency": "EUR",
+                     *         "language": "en",
+                     *         "recipient": null,
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "status": "valid",
+                     *         "order_id": null,
+                     *         "redeemed_at": null,
+                     *         "issued_at": "2026-11-27T22:05:57.765+01:00",
+                     *         "code": "03KNW9CD0ZXBHNEK8B7H"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        voucher: {
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            language: string;
+                            /** @description The order that redeemed it. */
+                            order_id: number | null;
+                            /** @description The ticket price at sale, VAT included as the ticket says. */
+                            price_cents: number;
+                            recipient: string | null;
+                            /** Format: date-time */
+                            redeemed_at: string | null;
+                            /** @enum {string} */
+                            status: "valid" | "redeemed" | "expired";
+                            /** @description The one ticket it admits to, in any free slot. */
+                            ticket_id: number;
+                            /** @description VAT charged at sale. */
+                            vat_pct: number;
+                        } & {
+                            /** @description Shown in this answer only: it cannot be read again. */
+                            code: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "voucher": {
+                     *         "id": 1,
+                     *         "code_last4": "8B7H",
+                     *         "ticket_id": 1,
+                     *         "price_cents": 1400,
+                     *         "vat_pct": 7,
+                     *         "currency": "EUR",
+                     *         "language": "en",
+                     *         "recipient": null,
+                     *         "expires_at": "2030-01-01T00:00:00+01:00",
+                     *         "status": "valid",
+                     *         "order_id": null,
+                     *         "redeemed_at": null,
+                     *         "issued_at": "2026-11-27T22:05:57.765+01:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        voucher: {
+                            /** @description The last four characters of the code; the code itself is shown once, when issued. */
+                            code_last4: string;
+                            currency: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            language: string;
+                            /** @description The order that redeemed it. */
+                            order_id: number | null;
+                            /** @description The ticket price at sale, VAT included as the ticket says. */
+                            price_cents: number;
+                            recipient: string | null;
+                            /** Format: date-time */
+                            redeemed_at: string | null;
+                            /** @enum {string} */
+                            status: "valid" | "redeemed" | "expired";
+                            /** @description The one ticket it admits to, in any free slot. */
+                            ticket_id: number;
+                            /** @description VAT charged at sale. */
+                            vat_pct: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token valid but lacking the permission. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */
