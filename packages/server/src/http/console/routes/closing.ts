@@ -7,7 +7,6 @@ import { channelName } from '../../../domain/reports/channels.ts';
 import { toCsv } from '../../../domain/reports/csv.ts';
 import { parseMoney } from '../../../domain/staff/deskBasket.ts';
 import { cashDay, closeCashDay, closedDay, getCashClosing, listCashClosings, type ClosingSummary } from '../../../domain/staff/cashClosing.ts';
-import { renderCashClosingPdf } from '../../../documents/render/cashClosing.ts';
 import { formatters, translator } from '../i18n.ts';
 import { domainMessage } from './errors.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
@@ -83,6 +82,8 @@ export const closingPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (a
     const fmt = formatters(req.consoleLocale);
     const money = (c: number) => fmt.money(c, req.staffCtx.config.currency);
     const ms = ['cash', 'card', 'invoice'] as const;
+    // Loaded when first needed, like the job worker's renderers: the PDF library is large.
+    const { renderCashClosingPdf } = await import('../../../documents/render/cashClosing.ts');
     const pdf = await renderCashClosingPdf({
       title: t('closing.record', { date: rec.businessDate }),
       subtitle: `${t('closing.of', { who: s.cashier.email, day: fmt.day(rec.businessDate) })} · ${t('closing.closed.at', { at: fmt.dateTime(rec.closedAt, req.staffCtx.config.zone) })}`,

@@ -12,7 +12,6 @@ import { correctGiftCard, getGiftCard, issueGiftCard, listGiftCards } from '../.
 import { serializeGiftCard, serializeLedger } from '../../../../domain/vouchers/json.ts';
 import { cardOfCode, giftCardBalance, payWithGiftCard } from '../../../../domain/vouchers/redeem.ts';
 import { MemoryCounters } from '../../../../ops/rate-store.ts';
-import { renderGiftCardPdf } from '../../../../documents/render/giftCard.ts';
 import { giftCardPdfData } from '../../../../domain/vouchers/giftCardPdf.ts';
 import { Type } from 'typebox';
 import { giftCardReportRoutes } from './reports.ts';
@@ -63,6 +62,8 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const data = await giftCardPdfData(req.ctx, req.params.id);
+      // Loaded when first needed, like the job worker's renderers: the PDF library is large.
+      const { renderGiftCardPdf } = await import('../../../../documents/render/giftCard.ts');
       const pdf = await renderGiftCardPdf(data);
       return reply
         .header('content-type', 'application/pdf')
