@@ -17,5 +17,6 @@ import { webhookPages } from './webhooks.ts';
 import { paymentPages } from './payments.ts';
 import { paymentReportPages } from './paymentReports.ts';
 import { shopSettingsPages } from './shopSettings.ts';
+import { picturePages } from './pictures.ts';
 
-export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages];
+export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages, picturePages];
