@@ -96,8 +96,7 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     // A picture for the tour: the multipart form with its CSRF field, refused first for a file
     // that is not a picture (told on the form), then stored and shown.
     await page.getByRole('link', { name: 'Pictures' }).click();
-    await page.getByLabel('For').selectOption('tour');
-    await page.getByLabel('Record number').fill(String(fx.A.tourId));
+    await page.getByLabel('Record', { exact: true }).selectOption(`tour:${fx.A.tourId}`);
     await page.getByLabel('Title').fill('Rundgang');
     await page.getByLabel('Picture file').setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a picture') });
     await page.getByRole('button', { name: 'Upload' }).click();

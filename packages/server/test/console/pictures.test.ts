@@ -43,16 +43,20 @@ describe('uploading', () => {
     assert.match(res.body, /name="_csrf" value="[^"]+"/);
     for (const ty of ['museum', 'exhibition', 'ticket', 'event', 'tour']) assert.match(res.body, new RegExp(`<option value="${ty}"`));
     assert.match(res.body, /<option value="tour" selected>/);
+    // The picker lists the records by title; the one linked to is chosen.
+    assert.match(res.body, new RegExp(`<option value="tour:${ids.tour}" selected>[^<]+ \\(${ids.tour}\\)</option>`));
+    assert.match(res.body, new RegExp(`<option value="ticket:${ids.ticket}">`));
     assert.match(res.body, /href="\/console\/pictures" aria-current="page"/, 'the nav entry');
   });
 
   test('a picture posted for a ticket is stored, attached, audited and is the API\'s picture', async () => {
-    const res = await manager.post('/console/pictures', { target_type: 'ticket', target_id: String(ids.ticket), title: 'Großer Saal', description: 'Blick vom Eingang', copyright_info: '© Museum' }, { file: jpeg(photo) });
+    const res = await manager.post('/console/pictures', { target: `ticket:${ids.ticket}`, target_type: 'museum', target_id: '', title: 'Großer Saal', description: 'Blick vom Eingang', copyright_info: '© Museum' }, { file: jpeg(photo) });
     assert.equal(res.statusCode, 303, res.body.slice(0, 500));
     const location = String(res.headers.location);
     assert.match(location, /^\/console\/pictures\?media=\d+&notice=picturesaved$/);
     const page = await manager.get(location);
     assert.match(page.body, /The picture is saved\./);
+    assert.match(page.body, new RegExp(`<option value="ticket:${ids.ticket}">[^<]+ · has a picture</option>`));
     const api = await t.request({ method: 'GET', url: `/api/v4/tickets/${ids.ticket}`, token: await t.token({ class: 'user' }) });
     const pic = api.json().ticket.picture;
     assert.equal(pic.title, 'Großer Saal');
@@ -65,6 +69,14 @@ describe('uploading', () => {
     assert.equal(file.headers['content-type'], 'image/jpeg');
     const audit = await db.execute<{ action: string }>(sql`select action from audit_log where entity_type = 'media'`);
     assert.deepEqual(audit.rows.map((r) => r.action), ['media.upload']);
+  });
+
+  test('without a record chosen nothing is stored, and the form says so', async () => {
+    const before = await mediaCount();
+    const res = await manager.post('/console/pictures', { target: '', target_id: '' }, { file: jpeg(photo) });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /Please choose the record the picture is for\./);
+    assert.equal(await mediaCount(), before);
   });
 
   test('without the CSRF token nothing is stored', async () => {
@@ -92,6 +104,9 @@ describe('refusals on the form', () => {
       assert.match(res.body, /role="alert"/);
       assert.match(res.body, /value="Mein &lt;Titel&gt;"/, 'what was typed stays, escaped');
       assert.match(res.body, /<option value="tour" selected>/);
+    // The picker lists the records by title; the one linked to is chosen.
+    assert.match(res.body, new RegExp(`<option value="tour:${ids.tour}" selected>[^<]+ \\(${ids.tour}\\)</option>`));
+    assert.match(res.body, new RegExp(`<option value="ticket:${ids.ticket}">`));
       await manager.post('/console/locale', { locale: 'de', back: '/console/pictures' });
       try {
         const again = await manager.post('/console/pictures', form, file ? { file } : {});

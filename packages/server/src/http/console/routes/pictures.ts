@@ -15,6 +15,7 @@ import { translator } from '../i18n.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { domainMessage } from './errors.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
+import { PICKER_SIZE, pictureTargets } from './pictureTargets.ts';
 import { renderPage, seeOther } from './render.ts';
 
 /** Refusals shown on the form; anything else (a record outside the user's museums) is the error page. */
@@ -23,10 +24,20 @@ const TEXT_MAX = 2000;
 
 interface PictureForm { target_type: string; target_id: string; title: string; description: string; copyright_info: string }
 
+/**
+ * The form's fields. The record comes from the picker (`target`, "ticket:12") or, for records
+ * beyond the picker's first hundred and for links into the page, from `target_type` and `target_id`.
+ */
 function formOf(body: unknown): PictureForm {
   // One character more than the verb allows, so that it refuses instead of the form truncating.
   const text = (name: string) => field(body, name, TEXT_MAX + 1);
-  return { target_type: field(body, 'target_type', 20), target_id: field(body, 'target_id', 12), title: text('title'), description: text('description'), copyright_info: text('copyright_info') };
+  const picked = /^([a-z]{1,20}):(\d{1,12})$/.exec(field(body, 'target', 40));
+  const byNumber = field(body, 'target_id', 12) !== '' || !picked;
+  return {
+    target_type: byNumber ? field(body, 'target_type', 20) : picked[1]!,
+    target_id: byNumber ? field(body, 'target_id', 12) : picked[2]!,
+    title: text('title'), description: text('description'), copyright_info: text('copyright_info'),
+  };
 }
 
 export const picturePages = (deps: ConsoleDeps): FastifyPluginAsync => async (app) => {
@@ -41,7 +52,8 @@ export const picturePages = (deps: ConsoleDeps): FastifyPluginAsync => async (ap
     const t = translator(req.consoleLocale);
     const mediaId = intParam((req.query as Record<string, unknown> | undefined)?.media);
     const saved = status === 200 && mediaId !== null ? await getMedia(req.staffCtx, mediaId).catch(() => null) : null;
-    return renderPage(req, reply, 'pictures/index', { title: t('pictures.title'), form, problems, saved, types: TARGET_TYPES, maxMb }, status);
+    const targets = await pictureTargets(req.staffCtx, req.consoleLocale);
+    return renderPage(req, reply, 'pictures/index', { title: t('pictures.title'), form, problems, saved, types: TARGET_TYPES, targets, pickerSize: PICKER_SIZE, maxMb }, status);
   };
 
   consoleRoute(app, { method: 'GET', url: '/pictures', action: 'catalog.pictures' }, async (req, reply) => {
@@ -53,6 +65,7 @@ export const picturePages = (deps: ConsoleDeps): FastifyPluginAsync => async (ap
     const t = translator(req.consoleLocale);
     const form = formOf(req.body);
     const file = (req.body as Record<string, unknown> | undefined)?.file;
+    if (form.target_id === '') return page(req, reply, form, [t('pictures.error.notarget')], 422);
     if (!Buffer.isBuffer(file) || file.length === 0) return page(req, reply, form, [t('pictures.error.nofile')], 422);
     try {
       const media = await audited(req.staffCtx, (ctx) => uploadMedia(ctx, {
