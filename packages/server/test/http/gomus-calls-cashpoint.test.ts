@@ -17,7 +17,7 @@ let orderId = 0;
 let total = 0;
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  t.request({ method, url: `/api/v4${url}`, token: desk, ...(payload ? { payload } : {}) });
+  t.request({ method, url: url.startsWith('/api/') ? url : `/api/v4${url}`, token: desk, ...(payload ? { payload } : {}) });
 
 before(async () => {
   c = await catalogue(t.database.db);
@@ -61,6 +61,10 @@ const REFUSED: Array<{ call: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; 
   { call: 'GET /tours/bookings/:id/feedback', method: 'GET', url: () => '/tours/bookings/1/feedback', status: 404, code: 'ROUTE_INVALID' },
   { call: 'PUT /tours/bookings/:id/feedback', method: 'PUT', url: () => '/tours/bookings/1/feedback', payload: { feedback: { comment: 'toll', participants: '25', took_place: 'true' } }, status: 404, code: 'ROUTE_INVALID' },
   { call: 'DELETE /tours/bookings/:id/feedback', method: 'DELETE', url: () => '/tours/bookings/1/feedback', status: 404, code: 'ROUTE_INVALID' },
+  // The pre-v4 cash point calls (go~mus API v3).
+  { call: 'GET /api/v3/tickets', method: 'GET', url: () => '/api/v3/tickets', status: 404, code: 'ROUTE_INVALID' },
+  { call: 'GET /api/v3/cash_point/capacities', method: 'GET', url: () => '/api/v3/cash_point/capacities?quota_id=1&date=2017-03-02', status: 404, code: 'ROUTE_INVALID' },
+  { call: 'POST /api/v3/cash_point/orders', method: 'POST', url: () => '/api/v3/cash_point/orders', payload: { order_items_attributes: [{ quantity: 1, orderable_type: 'TicketSale', orderable_attributes: { ticket_id: 4, start_at: '2017-03-02 12:30' } }] }, status: 404, code: 'ROUTE_INVALID' },
 ];
 
 describe('go~mus cash point API calls listed as not supported', () => {
