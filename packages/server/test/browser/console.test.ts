@@ -111,6 +111,7 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     await page.getByText('The picture is saved.').waitFor();
     assert.ok(await page.getByRole('img', { name: 'Rundgang' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the preview loads');
     await noSeriousViolations(page, 'picture saved');
+    await page.screenshot({ path: shot('pictures'), fullPage: true });
 
     await page.goto(`${base}/console/account`);
     await noSeriousViolations(page, 'my account');
