@@ -60,18 +60,22 @@ export interface DomainErrorOptions {
   errors?: string[];
   /** Seconds after which a retry may succeed (CAPACITY_BUSY, RATE_LIMITED, 503). */
   retryAfter?: number;
+  /** Which check refused, as a stable key a page can translate (not sent over the API). */
+  reason?: string;
 }
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly errors: string[] | undefined;
   readonly retryAfter: number | undefined;
+  readonly reason: string | undefined;
   constructor(code: ErrorCode, message: string, opts: DomainErrorOptions = {}) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
     this.errors = opts.errors;
     this.retryAfter = opts.retryAfter;
+    this.reason = opts.reason;
   }
 }
 

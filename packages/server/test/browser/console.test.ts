@@ -1,7 +1,7 @@
 // The staff console in a real headless Chromium (Debian's /usr/bin/chromium through
 // playwright-core), at tablet size, under the console's strict CSP (any violation is a console
 // error and fails the test): sign in, find an order by the visitor's surname, cancel one item,
-// sell two tickets at the desk, accept a group request. axe-core checks every page of these
+// sell two tickets at the desk, accept a group request, upload a picture. axe-core checks every page of these
 // journeys: no serious or critical violation. Screenshots go to docs/screenshots/console-*.png
 // only with ATRIUM_UPDATE_SCREENSHOTS=1. Skipped with a message when Chromium is missing.
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
+import { photoWithGps } from '../media/pictures.ts';
 import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
 
 
@@ -92,6 +93,26 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     const status = (await fx.t.database.db.execute<{ status: string; order_id: number | null }>(sql`select status, order_id from requests where id = ${requestId}`)).rows[0]!;
     assert.equal(status.status, 'accepted');
     assert.ok(status.order_id);
+
+    // A picture for the tour: the multipart form with its CSRF field, refused first for a file
+    // that is not a picture (told on the form), then stored and shown.
+    await page.getByRole('link', { name: 'Pictures' }).click();
+    await page.getByLabel('Record', { exact: true }).selectOption(`tour:${fx.A.tourId}`);
+    await page.getByLabel('Title').fill('Rundgang');
+    await page.getByLabel('Picture file').setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a picture') });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText('The file is not a JPEG, PNG or WebP picture.').waitFor();
+    // The refusal is a 422 page, which Chromium logs as a failed resource load: expected here.
+    const refused = problems.findIndex((m) => /status of 422/.test(m));
+    assert.ok(refused >= 0, 'answered 422');
+    problems.splice(refused, 1);
+    await noSeriousViolations(page, 'picture refused');
+    await page.getByLabel('Picture file').setInputFiles({ name: 'tour.jpg', mimeType: 'image/jpeg', buffer: await photoWithGps(60, 40) });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText('The picture is saved.').waitFor();
+    assert.ok(await page.getByRole('img', { name: 'Rundgang' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the preview loads');
+    await noSeriousViolations(page, 'picture saved');
+    await page.screenshot({ path: shot('pictures'), fullPage: true });
 
     await page.goto(`${base}/console/account`);
     await noSeriousViolations(page, 'my account');

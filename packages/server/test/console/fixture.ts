@@ -1,6 +1,8 @@
 // A console world: museums A and B, each with a slot ticket, a tour and real orders and requests
 // made through the API; staff users of every role scoped to museum A, and some scoped to B.
 import assert from 'node:assert/strict';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
@@ -36,7 +38,8 @@ async function museumWith(t: TestApp): Promise<Museum> {
 }
 
 export async function consoleFixture(opts: { env?: Record<string, string> } = {}): Promise<ConsoleFixture> {
-  const t = await testApp(opts.env ? { env: opts.env } : {});
+  // Pictures uploaded through the console need a writable media directory.
+  const t = await testApp({ env: { ATRIUM_MEDIA_DIR: path.join(os.tmpdir(), 'atrium-console-media'), ...opts.env } });
   const day = f.localDate(3);
   const at = (min: number) => zonedInstant(day, min, 'Europe/Berlin').toISOString();
   const A = await museumWith(t);

@@ -5,6 +5,8 @@ import type { StaffRole } from '../../src/domain/staff/permissions.ts';
 import type { ConsoleFixture } from './fixture.ts';
 import * as b from './backoffice.ts';
 import * as pay from './payments.ts';
+import type { UploadFile } from './support.ts';
+import { photoWithGps } from '../media/pictures.ts';
 
 export interface RouteCase {
   method: 'GET' | 'POST';
@@ -12,7 +14,7 @@ export interface RouteCase {
   route: string;
   allowed: readonly StaffRole[];
   /** A concrete request on fresh objects of museum A (called once per attempt). */
-  make(fx: ConsoleFixture): Promise<{ url: string; form?: Record<string, string | string[]> }>;
+  make(fx: ConsoleFixture): Promise<{ url: string; form?: Record<string, string | string[]>; file?: UploadFile }>;
   /**
    * What a user scoped to museum B (with a role allowed the action) gets: 'notfound' when the
    * route addresses a museum-A object, 'refused' when the domain refuses the input (422: a sale of
@@ -118,6 +120,8 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', route: '/console/reports/gift-cards/ledger.csv', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/gift-cards/ledger.csv' }) },
   { method: 'GET', route: '/console/reports/gift-cards/liability.csv', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/reports/gift-cards/liability.csv' }) },
   // Shop settings: instance-wide, admins only.
+  { method: 'GET', route: '/console/pictures', allowed: MANAGERS, otherMuseum: 'ok', make: async () => ({ url: '/console/pictures' }) },
+  { method: 'POST', route: '/console/pictures', allowed: MANAGERS, otherMuseum: 'notfound', make: async (fx) => ({ url: '/console/pictures', form: { target_type: 'ticket', target_id: String(fx.A.ticketId), title: 'Saal' }, file: { name: 'saal.jpg', type: 'image/jpeg', bytes: await photoWithGps(40, 30) } }) },
   { method: 'GET', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop' }) },
   { method: 'POST', route: '/console/shop', allowed: ADMINS, otherMuseum: 'ok', make: async () => ({ url: '/console/shop', form: { title_de: 'Tickets', title_en: 'Tickets', colour: '#112233', cancellation: 'hours', cancellation_hours: '24' } }) },
   // Staff users: admins only; an admin of museum B finds no user of museum A.

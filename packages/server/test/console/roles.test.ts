@@ -17,8 +17,8 @@ after(() => fx.t.close());
 const auditCount = async () => (await fx.t.database.db.execute<{ n: number }>(sql`select count(*)::int n from audit_log`)).rows[0]!.n;
 
 async function send(b: Browser, c: RouteCase) {
-  const { url, form } = await c.make(fx);
-  return c.method === 'GET' ? b.get(url) : b.post(url, form ?? {});
+  const { url, form, file } = await c.make(fx);
+  return c.method === 'GET' ? b.get(url) : b.post(url, form ?? {}, file ? { file } : {});
 }
 
 /** Allowed: the action ran (200, or 303 elsewhere than sign-in), or a domain refusal page (422). */

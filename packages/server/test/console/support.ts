@@ -3,6 +3,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../helpers/app.ts';
 import { createStaffUser } from '../../src/domain/staff/users.ts';
+import { multipart } from '../media/pictures.ts';
 import type { StaffRole } from '../../src/domain/staff/permissions.ts';
 
 export const PASSWORD = 'correct horse battery';
@@ -30,11 +31,14 @@ export function csrfOf(html: string): string {
   return m[1]!;
 }
 
+export interface UploadFile { name: string; type: string; bytes: Buffer }
+
 export interface Browser {
   cookies: Record<string, string>;
   csrf: string;
   get(url: string): Promise<LightMyRequestResponse>;
-  post(url: string, form: Record<string, string | string[]>, opts?: { csrf?: string | null }): Promise<LightMyRequestResponse>;
+  /** With `file`: sent as multipart/form-data (the CSRF token as a field), else url-encoded. */
+  post(url: string, form: Record<string, string | string[]>, opts?: { csrf?: string | null; file?: UploadFile }): Promise<LightMyRequestResponse>;
 }
 
 function encode(form: Record<string, string | string[]>): string {
@@ -57,13 +61,11 @@ export function anonymousBrowser(t: TestApp): Browser {
     },
     async post(url, form, opts = {}) {
       const token = opts.csrf === undefined ? b.csrf : opts.csrf;
-      const res = await t.app.inject({
-        method: 'POST',
-        url,
-        cookies: b.cookies,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: encode(token === null ? form : { _csrf: token, ...form }),
-      });
+      const fields = token === null ? form : { _csrf: token, ...form };
+      const body = opts.file
+        ? multipart(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [v].flat()[0] ?? ''])), opts.file)
+        : { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: encode(fields) };
+      const res = await t.app.inject({ method: 'POST', url, cookies: b.cookies, ...body });
       Object.assign(b.cookies, cookiesOf(res));
       return res;
     },

@@ -5,7 +5,7 @@
 // Variants are re-encoded from the decoded pixels, so no metadata of the upload (EXIF, GPS, XMP,
 // comments) survives; the EXIF orientation is applied first, so the picture still stands upright.
 import sharp, { type OutputInfo } from 'sharp';
-import { invalid } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 import { sniffType } from '../documents/sniff.ts';
 
 export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -23,13 +23,13 @@ export interface ProcessedPicture {
   files: Map<string, Buffer>;
 }
 
-const refused = (why: string) => invalid('picture could not be saved', [why]);
+const refused = (why: string, reason: string) => new DomainError('VALIDATION_FAILED', 'picture could not be saved', { errors: [why], reason });
 
 /** The picture type the bytes show, or a refusal naming what they are. */
 export function pictureType(bytes: Buffer): string {
   const seen = sniffType(bytes);
   if (seen && (PICTURE_TYPES as readonly string[]).includes(seen)) return seen;
-  throw refused(`the file is not a JPEG, PNG or WebP picture (${seen ? `its bytes are ${seen}` : 'no picture signature'})`);
+  throw refused(`the file is not a JPEG, PNG or WebP picture (${seen ? `its bytes are ${seen}` : 'no picture signature'})`, 'picture.type');
 }
 
 /** Decodes the whole picture once and encodes every variant in both formats. */
@@ -44,8 +44,8 @@ export async function processPicture(bytes: Buffer, maxPixels: number): Promise<
       .toBuffer({ resolveWithObject: true });
   } catch (err) {
     const message = (err as Error).message ?? '';
-    if (/pixel limit/i.test(message)) throw refused(`the picture has more than ${maxPixels} pixels`);
-    throw refused(`the picture could not be decoded (${contentType}: the file is truncated or corrupt)`);
+    if (/pixel limit/i.test(message)) throw refused(`the picture has more than ${maxPixels} pixels`, 'picture.pixels');
+    throw refused(`the picture could not be decoded (${contentType}: the file is truncated or corrupt)`, 'picture.corrupt');
   }
   const { data, info } = decoded;
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;

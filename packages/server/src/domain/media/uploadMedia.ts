@@ -56,7 +56,7 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput): Promise<Me
   if (input.bytes.length === 0) problems.push('file is empty');
   if (problems.length > 0) throw invalid('picture could not be saved', problems);
   if (input.bytes.length > ctx.config.mediaMaxBytes) {
-    throw new DomainError('PAYLOAD_TOO_LARGE', `picture is larger than ${ctx.config.mediaMaxBytes} bytes`);
+    throw new DomainError('PAYLOAD_TOO_LARGE', `picture is larger than ${ctx.config.mediaMaxBytes} bytes`, { reason: 'picture.too_large' });
   }
   const type = input.target_type as MediaTargetType;
   const museum = await targetMuseum(ctx.db, type, input.target_id);

@@ -42,6 +42,10 @@ export function serializeOrder(o: OrderView, zone: string) {
     customer_id: o.customerId,
     comment: o.comment,
     reference: o.reference,
+    // go~mus's order fields: whether an invoice PDF exists (its link is /orders/:id/invoice.pdf),
+    // and the rating Atrium does not collect.
+    invoice: o.documents.some((d) => d.kind === 'invoice'),
+    rating: null,
     created_at: iso(o.createdAt, zone)!,
     updated_at: iso(o.updatedAt, zone)!,
     finalized_at: iso(o.finalizedAt, zone),

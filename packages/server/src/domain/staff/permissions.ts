@@ -37,6 +37,8 @@ export const CONSOLE_ACTIONS = {
   'partners.view': ADMINS,
   'partners.edit': ADMINS,
   'audit.view': ADMINS,
+  /** Pictures of museums, exhibitions, tickets, events and tours (the API's catalog:write). */
+  'catalog.pictures': MANAGERS,
   /** The visitor shop's settings (instance-wide). */
   'shop.settings': ADMINS,
   'users.manage': ADMINS,

@@ -4,6 +4,7 @@
 import * as core from './messages/core.ts';
 import * as day from './messages/day.ts';
 import * as vouchers from './messages/vouchers.ts';
+import * as pictures from './messages/pictures.ts';
 import * as orders from './messages/orders.ts';
 import * as requests from './messages/requests.ts';
 import * as reports from './messages/reports.ts';
@@ -22,7 +23,7 @@ export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from '../../http/console/messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop, staff, rights, audit, vouchers, counter];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop, staff, rights, audit, vouchers, counter, pictures];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),

@@ -108,6 +108,8 @@ export const OrderOut = Type.Object({
   customer_id: Nullable(Type.Integer()),
   comment: Nullable(Type.String()),
   reference: Nullable(Type.String()),
+  invoice: Type.Boolean({ description: 'go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=).' }),
+  rating: Type.Null({ description: 'go~mus: a customer rating; Atrium collects none, so always null.' }),
   created_at: Type.String(),
   updated_at: Type.String(),
   finalized_at: Nullable(Type.String()),

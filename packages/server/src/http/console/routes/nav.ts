@@ -14,6 +14,7 @@ export const NAV: Array<{ href: string; key: string; action: ConsoleAction }> = 
   { href: '/console/partners', key: 'nav.partners', action: 'partners.view' },
   { href: '/console/reports', key: 'nav.reports', action: 'reports.view' },
   { href: '/console/audit', key: 'nav.audit', action: 'audit.view' },
+  { href: '/console/pictures', key: 'nav.pictures', action: 'catalog.pictures' },
   { href: '/console/shop', key: 'nav.shop', action: 'shop.settings' },
   { href: '/console/staff', key: 'nav.staff', action: 'users.manage' },
 ];

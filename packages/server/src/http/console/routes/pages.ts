@@ -23,6 +23,7 @@ import { giftCardPages } from './giftCards.ts';
 import { giftCardReportPages } from './giftCardReports.ts';
 import { promoCodePages } from './promoCodes.ts';
 import { saleGiftCardPages } from './saleGiftCards.ts';
+import { picturePages } from './pictures.ts';
 
 export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, eventDatePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages, staffPages,
-  giftCardPages, saleGiftCardPages, promoCodePages, giftCardReportPages];
+  giftCardPages, saleGiftCardPages, promoCodePages, giftCardReportPages, picturePages];
