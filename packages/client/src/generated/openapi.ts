@@ -19021,6 +19021,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -19058,6 +19060,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -19350,6 +19354,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -19387,6 +19393,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -19480,6 +19488,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -19517,6 +19527,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -19801,6 +19813,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -19838,6 +19852,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -20112,6 +20128,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -20149,6 +20167,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -20465,6 +20485,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -20502,6 +20524,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -21316,6 +21340,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -21353,6 +21379,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
@@ -23774,6 +23802,8 @@ export interface operations {
                             finalized_at: string | null;
                             foreign_id: string | null;
                             id: number;
+                            /** @description go~mus: whether the order has an invoice PDF (GET /orders/:id/invoice.pdf?token=). */
+                            invoice: boolean;
                             /** @description True once finalized and not cancelled. */
                             is_valid: boolean;
                             items: {
@@ -23811,6 +23841,8 @@ export interface operations {
                                 unit_price_cents: number;
                                 vat_pct: number;
                             }[];
+                            /** @description go~mus: a customer rating; Atrium collects none, so always null. */
+                            rating: null;
                             reference: string | null;
                             source: string;
                             status: "pending" | "finalized" | "cancelled" | "expired";
