@@ -15661,6 +15661,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Token missing, expired, revoked, invalid or of another instance. */
             401: {
                 headers: {

@@ -144,6 +144,9 @@ describe('OpenAPI document', () => {
       if (op.requestBody || (op.parameters ?? []).some(canFailValidation)) {
         check(errors.includes('422'), `${where}: 422 (parameters or body are validated)`);
       }
+      if ((op.requestBody as { content?: Record<string, unknown> } | undefined)?.content?.['application/json']) {
+        check(errors.includes('400'), `${where}: 400 (a body that is not JSON is refused before validation)`);
+      }
       for (const s of errors) {
         const body = op.responses![s] as { content?: Record<string, { schema?: { $ref?: string } }> };
         check(body.content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorBody', `${where} ${s}: ErrorBody`);

@@ -93,7 +93,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/gift_cards/lookup',
-    { config: { access: read, cache: 'live' }, schema: { tags, summary: 'Find a gift card by its code (staff), with its ledger', body: CodeBody, response: { 200: GiftCardWithLedger, ...errorResponses(401, 403, 415, 422) } } },
+    { config: { access: read, cache: 'live' }, schema: { tags, summary: 'Find a gift card by its code (staff), with its ledger', body: CodeBody, response: { 200: GiftCardWithLedger, ...errorResponses(400, 401, 403, 415, 422) } } },
     async (req) => card(req, await getGiftCard(req.ctx, (await cardOfCode(req.ctx.db, req.body.code)).id)),
   );
 
