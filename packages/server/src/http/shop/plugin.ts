@@ -19,6 +19,7 @@ import { shopLocale, type ShopLocale } from './i18n.ts';
 import { limitsFromEnv, shopLimiter } from './limits.ts';
 import { csrfOk, LANG_COOKIE, shopHeaders } from './security.ts';
 import type { ShopDeps } from './deps.ts';
+import { memoryLimiter } from '../../ops/limiter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,7 +52,7 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
       if (req.method === 'POST' && !csrfOk(req)) return showError(req, reply, 403, 'error.csrf');
     });
     shopErrors(app);
-    const limiter = shopLimiter(deps.limits ?? limitsFromEnv(process.env));
+    const limiter = shopLimiter(deps.limiter ?? memoryLimiter(), deps.limits ?? limitsFromEnv(process.env));
     await app.register(assetRoutes);
     await app.register(catalogRoutes);
     await app.register(cartRoutes(limiter));

@@ -55,7 +55,7 @@ export const checkoutRoutes = (limiter: ShopLimiter): FastifyPluginAsync => asyn
       const lines = await describeLines(req.readCtx, cart.lines, req.shopLocale);
       return renderPage(req, reply, 'checkout', { title: t('checkout.title'), lines, form, problems }, 422);
     }
-    limiter.take(visitorId(req, reply), req.ip);
+    await limiter.take(visitorId(req, reply), req.ip);
     const settings = await shopSettings(req.shopCtx, req.shopLocale);
     if (!settings.providers.length) throw invalid(t('error.noproviders'), [t('error.noproviders')]);
     const { order } = await createOrder(req.shopCtx, {
