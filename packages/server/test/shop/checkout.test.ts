@@ -4,11 +4,25 @@
 // a replayed or doubled checkout, an expired cart, a slot sold out meanwhile.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
+import { manageTokenCount } from '../../src/db/repositories/shopManage.ts';
+import { systemCtx } from '../../src/domain/context.ts';
+import { dispatchEvents } from '../../src/notify/dispatch.ts';
+import { mailDir, mailStem } from '../../src/notify/mail/files.ts';
+import { sendMail, MAX_WAITS } from '../../src/notify/mail/sendMail.ts';
 import { addTickets, checkout, payWithDemo, redirectOf, shopWorld, Visitor } from './support.ts';
 
-const w = await shopWorld();
-after(() => w.t.close());
+// Mails are written as .eml files here (no SMTP server in these tests).
+const dataDir = await mkdtemp(path.join(tmpdir(), 'atrium-shop-'));
+const w = await shopWorld({ env: { ATRIUM_DATA_DIR: dataDir } });
+after(async () => {
+  await w.t.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 const orders = async () => Number((await w.t.database.db.execute<{ n: string }>(sql`select count(*) as n from orders where source = 'shop'`)).rows[0]!.n);
 
@@ -46,6 +60,25 @@ test('buy two time-slot tickets and a tour with the demo provider', async () => 
   assert.ok(manage, 'the confirmation links to a manage page');
   const managed = await v.get(manage);
   assert.equal(managed.statusCode, 200);
+  // The link was issued once, when the order was finalized: another view shows the same one.
+  const orderId = (await w.t.database.db.execute<{ id: number }>(sql`select id from orders where token = ${placed.split('/').pop()}`)).rows[0]!.id;
+  assert.equal(await manageTokenCount(w.t.database.db, orderId), 1);
+  const again = await v.get(placed);
+  assert.equal(/href="(\/shop\/manage\/mb_[A-Za-z0-9_-]{43})"/.exec(again.body)?.[1], manage);
+  assert.equal(await manageTokenCount(w.t.database.db, orderId), 1, 'a second confirmation view issues no other link');
+  // The confirmation mail carries the same link, and it opens the manage page.
+  const ctx = systemCtx({ db: w.t.database.db, clock: w.t.clock, config: w.t.config });
+  while ((await dispatchEvents(ctx)) > 0);
+  const mail = (await w.t.database.db.execute<{ id: number }>(sql`
+    select m.id from mail_messages m join outbox_events e on e.id = m.event_id where m.kind = 'order_confirmation' and e.subject_id = ${orderId}`)).rows[0]!;
+  // Without waiting for the PDFs: the link is what this checks.
+  assert.equal(await sendMail(ctx, { mailId: mail.id, waits: MAX_WAITS }), 'sent');
+  const parsed = await simpleParser(await readFile(path.join(mailDir(dataDir), `${mailStem(mail.id, 'order_confirmation')}.eml`)));
+  const mailed = /https?:\/\/[^\s]+(\/shop\/manage\/mb_[A-Za-z0-9_-]{43})/.exec(parsed.text ?? '')?.[1];
+  assert.equal(mailed, manage, 'the mail carries the order\'s one link');
+  assert.match(parsed.html || '', new RegExp(`<a href="[^"]+${manage}">`));
+  assert.equal((await v.get(mailed!)).statusCode, 200);
+  assert.equal(await manageTokenCount(w.t.database.db, orderId), 1);
   assert.match(done.body, /calendar\.ics/);
   const ics = await v.get(`${placed}/calendar.ics`);
   assert.equal(ics.statusCode, 200);

@@ -26,6 +26,17 @@ export async function insertManageToken(db: DbOrTx, row: { tokenHash: string; or
   await db.insert(orderManageTokens).values(row);
 }
 
+/** Writes the hash unless it is stored already (the order's one link, issued again is a no-op). */
+export async function ensureManageToken(db: DbOrTx, row: { tokenHash: string; orderId: number; createdAt: Date }): Promise<void> {
+  await db.insert(orderManageTokens).values(row).onConflictDoNothing({ target: orderManageTokens.tokenHash });
+}
+
+/** How many links an order has (tests and the console read it; the tokens themselves are gone). */
+export async function manageTokenCount(db: DbOrTx, orderId: number): Promise<number> {
+  const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(orderManageTokens).where(eq(orderManageTokens.orderId, orderId));
+  return r?.n ?? 0;
+}
+
 /** The order a token hash opens, with the stored hash (compared again by the caller). */
 export async function orderOfManageToken(db: DbOrTx, tokenHash: string): Promise<{ orderId: number; tokenHash: string } | null> {
   const [row] = await db

@@ -7,7 +7,7 @@ import { orderDocumentByToken, type LinkKind } from '../../../domain/documents/o
 import { contentDisposition } from '../../../domain/documents/filename.ts';
 import { notFound, invalid } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
-import { issueManageLink } from '../../../domain/shop/manageLink.ts';
+import { orderManageLink } from '../../../domain/shop/manageLink.ts';
 import { confirmOnReturn } from '../../../domain/payments/confirmPayment.ts';
 import { listPayments } from '../../../domain/payments/listPayments.ts';
 import { startPayment } from '../../../domain/payments/startPayment.ts';
@@ -35,6 +35,12 @@ function origin(req: FastifyRequest): string {
   return req.shopCtx.config.payments.publicUrl ?? `${req.protocol}://${req.host}`;
 }
 
+async function manageHref(req: FastifyRequest, order: { id: number; token: string; status: string }): Promise<string | null> {
+  if (order.status !== 'finalized') return null;
+  const token = await orderManageLink(req.shopCtx, order);
+  return token ? `/shop/manage/${token}` : null;
+}
+
 const DOCS: Record<string, { link: LinkKind; kind: string }> = {
   tickets: { link: 'tickets', kind: 'ticket' },
   events: { link: 'events', kind: 'ticket' },
@@ -58,8 +64,8 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
     return renderPage(req, reply, 'order', {
       title: order.status === 'finalized' ? t('order.confirmed') : t('summary.title'),
       order, lines, totals, providers: settings.providers, docs,
-      // The manage link's token is stored hashed, so each confirmation view issues a fresh one.
-      manage: order.status === 'finalized' ? `/shop/manage/${await issueManageLink(req.shopCtx, order.id)}` : null,
+      // The order's one link, issued when it was finalized; a view issues nothing.
+      manage: await manageHref(req, order),
     });
   });
 
