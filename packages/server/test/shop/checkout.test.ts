@@ -199,3 +199,31 @@ test('a form without the visitor token is refused (CSRF)', async () => {
   assert.equal(res.statusCode, 403);
   assert.match(res.body, /The form was too old/);
 });
+
+test('a promo code on the way to the summary: refusals in words with the code kept, then the discount as its own line', async () => {
+  const staff = await w.t.token({ class: 'user' });
+  const made = await w.t.request({ method: 'POST', url: '/api/v4/promo_codes', token: staff, payload: { promo_code: { code: 'SHOP-10', kind: 'percent', percent: 10, channels: ['shop'] } } });
+  assert.equal(made.statusCode, 201, made.body);
+  const tours = await w.t.request({ method: 'POST', url: '/api/v4/promo_codes', token: staff, payload: { promo_code: { code: 'TOURS5', kind: 'amount', amount_cents: 500, tour_ids: [w.tourId] } } });
+  assert.equal(tours.statusCode, 201, tours.body);
+  const v = new Visitor(w.t, { lang: 'en' });
+  await addTickets(v, w, { regular: 2, min: 780 });
+  const before = await orders();
+  const details = { name: 'Ada', surname: 'Lovelace', email: 'ada@example.org', consent: 'yes' };
+  const typo = await v.post('/shop/checkout', { ...details, promo: 'SHOP-1O' });
+  assert.equal(typo.statusCode, 422);
+  assert.match(typo.body, /This promo code is not valid/);
+  assert.match(typo.body, /name="promo"[^>]*value="SHOP-1O"/, 'what was typed is kept');
+  assert.match(typo.body, /name="name"[^>]*value="Ada"/);
+  const other = await v.post('/shop/checkout', { ...details, promo: 'tours5' });
+  assert.match(other.body, /does not apply to the tickets in your cart/);
+  const de = await v.post('/shop/checkout?lang=de', { ...details, promo: 'NOPE' });
+  assert.match(de.body, /Dieser Aktionscode ist ungültig/);
+  await v.get('/shop?lang=en');
+  assert.equal(await orders(), before, 'a refused code places no order');
+  const placed = redirectOf(await v.post('/shop/checkout', { ...details, promo: 'shop-10' }));
+  const summary = await v.get(placed);
+  // 2 × 14 € less 10 %: the line carries 25.20 €, the code's 2.80 € on its own line.
+  assert.match(summary.body, /<tr class="discount"><th scope="row" colspan="2">Promo code SHOP10[^<]*<\/th><td class="num">−€2.80</);
+  assert.match(summary.body, /Total<\/th><td class="num">€25.20</);
+});

@@ -122,4 +122,11 @@ export const messages: Record<string, string> = {
   'error.internal': 'Bei uns ist etwas schiefgegangen (Referenz {id}).',
   'error.csrf': 'Das Formular war zu alt. Bitte gehen Sie zurück, laden Sie die Seite neu und senden Sie es erneut.',
   'error.noproviders': 'Für diesen Shop ist keine Zahlungsart eingerichtet.',
+  'promo.label': 'Aktionscode (optional)',
+  'promo.hint': 'Einen Geschenkgutschein geben Sie auf der nächsten Seite beim Bezahlen ein.',
+  'promo.line': 'Aktionscode {code} (in den Beträgen oben enthalten)',
+  'promo.CODE_INVALID': 'Dieser Aktionscode ist ungültig. Bitte prüfen Sie ihn auf Tippfehler.',
+  'promo.CODE_EXHAUSTED': 'Dieser Aktionscode ist bereits aufgebraucht.',
+  'promo.CODE_EXPIRED': 'Dieser Aktionscode ist abgelaufen.',
+  'promo.CODE_NOT_APPLICABLE': 'Dieser Aktionscode gilt nicht für die Tickets in Ihrem Warenkorb (oder nicht an diesen Tagen).',
 };

@@ -122,4 +122,11 @@ export const messages: Record<string, string> = {
   'error.internal': 'Something went wrong on our side (reference {id}).',
   'error.csrf': 'The form was too old. Please go back, reload the page and send it again.',
   'error.noproviders': 'No payment method is set up for this shop.',
+  'promo.label': 'Promo code (optional)',
+  'promo.hint': 'A gift card is entered on the next page, when you pay.',
+  'promo.line': 'Promo code {code} (included in the amounts above)',
+  'promo.CODE_INVALID': 'This promo code is not valid. Please check it for typing errors.',
+  'promo.CODE_EXHAUSTED': 'This promo code has been used up.',
+  'promo.CODE_EXPIRED': 'This promo code has expired.',
+  'promo.CODE_NOT_APPLICABLE': 'This promo code does not apply to the tickets in your cart (or not on these dates).',
 };

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createOrder } from '../../../domain/orders/createOrder.ts';
 import type { OrderItemInput } from '../../../domain/orders/items.ts';
-import { invalid } from '../../../domain/errors.ts';
+import { DomainError, invalid } from '../../../domain/errors.ts';
 import { readCart, writeCart, type Cart } from '../cart.ts';
 import { shopTranslator } from '../i18n.ts';
 import { field } from '../kit.ts';
@@ -45,7 +45,7 @@ export const checkoutRoutes = (limiter: ShopLimiter): FastifyPluginAsync => asyn
     const t = shopTranslator(req.shopLocale);
     const b = req.body;
     // Longer than any customer field: the domain's validation says what is too long.
-    const form = { name: field(b, 'name', 600), surname: field(b, 'surname', 600), email: field(b, 'email', 600), phone: field(b, 'phone', 100) };
+    const form = { name: field(b, 'name', 600), surname: field(b, 'surname', 600), email: field(b, 'email', 600), phone: field(b, 'phone', 100), promo: field(b, 'promo', 64) };
     const problems: string[] = [];
     if (!form.name) problems.push(t('checkout.need.name'));
     if (!form.surname) problems.push(t('checkout.need.surname'));
@@ -58,12 +58,23 @@ export const checkoutRoutes = (limiter: ShopLimiter): FastifyPluginAsync => asyn
     await limiter.take(visitorId(req, reply), req.ip);
     const settings = await shopSettings(req.shopCtx, req.shopLocale);
     if (!settings.providers.length) throw invalid(t('error.noproviders'), [t('error.noproviders')]);
-    const { order } = await createOrder(req.shopCtx, {
-      foreign_id: `shop-${cart.id}`,
-      customer: { name: form.name, surname: form.surname, email: form.email, ...(form.phone ? { phone: form.phone } : {}), locale: req.shopLocale },
-      items: orderItems(cart),
-      finalize: false,
-    });
+    let order;
+    try {
+      ({ order } = await createOrder(req.shopCtx, {
+        foreign_id: `shop-${cart.id}`,
+        customer: { name: form.name, surname: form.surname, email: form.email, ...(form.phone ? { phone: form.phone } : {}), locale: req.shopLocale },
+        items: orderItems(cart),
+        finalize: false,
+        // The order's own rules decide (validity, limits, what it applies to); a refused code
+        // places nothing and the form comes back with what was typed.
+        ...(form.promo ? { codes: [form.promo] } : {}),
+      }));
+    } catch (err) {
+      if (!(err instanceof DomainError) || !err.code.startsWith('CODE_')) throw err;
+      const lines = await describeLines(req.readCtx, cart.lines, req.shopLocale);
+      const key = `promo.${err.code}`;
+      return renderPage(req, reply, 'checkout', { title: t('checkout.title'), lines, form, problems: [t(t(key) === key ? 'promo.CODE_INVALID' : key)] }, 422);
+    }
     writeCart(req, reply, { ...cart, order: order.token });
     return seeOther(reply, `/shop/orders/${order.token}`);
   });

@@ -8,6 +8,7 @@ import { contentDisposition } from '../../../domain/documents/filename.ts';
 import { notFound, invalid } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
 import { orderManageLink } from '../../../domain/shop/manageLink.ts';
+import { orderDiscounts } from '../../../domain/shop/orderDiscounts.ts';
 import { confirmOnReturn } from '../../../domain/payments/confirmPayment.ts';
 import { listPayments } from '../../../domain/payments/listPayments.ts';
 import { startPayment } from '../../../domain/payments/startPayment.ts';
@@ -63,7 +64,7 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
       .map(([k, d]) => ({ key: k, ready: order.documents.some((x) => x.kind === d.kind && x.status === 'available') }));
     return renderPage(req, reply, 'order', {
       title: order.status === 'finalized' ? t('order.confirmed') : t('summary.title'),
-      order, lines, totals, providers: settings.providers, docs,
+      order, lines, totals, providers: settings.providers, docs, discounts: await orderDiscounts(req.shopCtx, order.id),
       // The order's one link, issued when it was finalized; a view issues nothing.
       manage: await manageHref(req, order),
     });
