@@ -13,6 +13,9 @@ export interface Budget {
   windowMs: number;
 }
 
+/** Gift-card code tries per address (balance look-ups, payments in the shop): codes are not for guessing. */
+export const GIFT_CARD_TRIES: Budget = { max: 10, windowMs: 60_000 };
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export class Limiter {

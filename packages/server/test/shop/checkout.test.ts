@@ -227,3 +227,42 @@ test('a promo code on the way to the summary: refusals in words with the code ke
   assert.match(summary.body, /<tr class="discount"><th scope="row" colspan="2">Promo code SHOP10[^<]*<\/th><td class="num">−€2.80</);
   assert.match(summary.body, /Total<\/th><td class="num">€25.20</);
 });
+
+test('a gift card pays part at checkout and the provider the rest; another pays all; refusals in words, the code never shown back', async () => {
+  const staff = await w.t.token({ class: 'user' });
+  const issue = async (cents: number) => {
+    const r = await w.t.request({ method: 'POST', url: '/api/v4/gift_cards', token: staff, payload: { gift_card: { amount_cents: cents } } });
+    assert.equal(r.statusCode, 201, r.body);
+    return r.json().gift_card.code as string;
+  };
+  const small = await issue(1000);
+  const v = new Visitor(w.t, { lang: 'en', ip: '10.1.1.1' });
+  await addTickets(v, w, { regular: 2, min: 840 });
+  const placed = redirectOf(await checkout(v));
+  const typo = await v.post(`${placed}/gift_card`, { code: `${small.slice(0, -1)}${small.endsWith('A') ? 'B' : 'A'}` });
+  const shown = await v.get(redirectOf(typo));
+  assert.match(shown.body, /This gift card code is not valid/);
+  assert.doesNotMatch(shown.body, new RegExp(small.slice(0, 8)), 'the typed code is not shown back');
+  assert.equal(redirectOf(await v.post(`${placed}/gift_card`, { code: small.toLowerCase() })), `${placed}?gift_card=ok#gift-card`);
+  const part = await v.get(placed);
+  // 28 € total, 10 € from the card: the provider's button asks for 18 €.
+  assert.match(part.body, /Gift card payment \(card …[A-Z0-9]{4}\)<\/th><td class="num">−€10.00</);
+  assert.match(part.body, /Still to pay<\/th><td class="num">€18.00</);
+  assert.match(part.body, /Pay €18.00/);
+  const empty = await v.get(redirectOf(await v.post(`${placed}/gift_card`, { code: small })));
+  assert.match(empty.body, /This gift card has no balance left/);
+  const done = await payWithDemo(v, w.t, placed);
+  assert.match(done.body, /Thank you for your order/);
+  const pays = (await w.t.database.db.execute<{ provider: string; amount_cents: number; state: string }>(sql`
+    select provider, amount_cents, state from payments where order_id = (select id from orders where token = ${placed.split('/').pop()}) order by id`)).rows;
+  assert.deepEqual(pays.map((p) => [p.provider, p.amount_cents, p.state]), [['gift_card', 1000, 'confirmed'], ['demo', 1800, 'confirmed']]);
+
+  const big = await issue(5000);
+  const u = new Visitor(w.t, { lang: 'de', ip: '10.1.1.2' });
+  await addTickets(u, w, { regular: 1, min: 870 });
+  const second = redirectOf(await checkout(u));
+  await u.post(`${second}/gift_card`, { code: big });
+  const whole = await u.get(second);
+  assert.match(whole.body, /Vielen Dank|bestätigt/i, 'a card that covers the total finalizes the order');
+  assert.match(whole.body, /href="\/shop\/manage\/mb_/);
+});

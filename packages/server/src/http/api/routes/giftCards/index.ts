@@ -11,6 +11,7 @@ import { serializePayment } from '../../../../domain/payments/json.ts';
 import { correctGiftCard, getGiftCard, issueGiftCard, listGiftCards } from '../../../../domain/vouchers/giftCards.ts';
 import { serializeGiftCard, serializeLedger } from '../../../../domain/vouchers/json.ts';
 import { cardOfCode, giftCardBalance, payWithGiftCard } from '../../../../domain/vouchers/redeem.ts';
+import { GIFT_CARD_TRIES } from '../../../../ops/limiter.ts';
 import { giftCardReportRoutes } from './reports.ts';
 import { OrderIdParam, PaymentEnvelope } from '../payments/schemas.ts';
 import {
@@ -24,8 +25,7 @@ const pay = tokenOnly(['user', 'reseller'], ['orders', 'write']);
 const tags = ['gift cards'];
 
 /** Balance look-ups per address and minute, on top of the general limits: codes are not for guessing. */
-export const BALANCE_LOOKUPS_PER_MINUTE = 10;
-export const BALANCE_BUDGET = { max: BALANCE_LOOKUPS_PER_MINUTE, windowMs: 60_000 };
+export const BALANCE_LOOKUPS_PER_MINUTE = GIFT_CARD_TRIES.max;
 
 export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const zone = (req: FastifyRequest) => req.ctx.config.zone;
@@ -60,7 +60,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/gift_cards/balance',
     { config: { access: publicRead, cache: 'live' }, schema: { tags, summary: 'Balance and end of a gift card, by its code (public, rate-limited)', querystring: BalanceQuery, response: { 200: Balance, ...errorResponses(422) } } },
     async (req) => {
-      await app.limiter.take(`gc:${req.ip}`, BALANCE_BUDGET, 'too many gift card look-ups; try again later');
+      await app.limiter.take(`gc:${req.ip}`, GIFT_CARD_TRIES, 'too many gift card look-ups; try again later');
       const b = await giftCardBalance(req.ctx, req.query.code);
       return { balance_cents: b.balance_cents, currency: b.currency, expires_at: b.expires_at.toISOString(), expired: b.expired };
     },
