@@ -14,6 +14,7 @@ import { systemCtx } from '../../src/domain/context.ts';
 import { dispatchEvents } from '../../src/notify/dispatch.ts';
 import { mailDir, mailStem } from '../../src/notify/mail/files.ts';
 import { sendMail, MAX_WAITS } from '../../src/notify/mail/sendMail.ts';
+import * as f from '../helpers/factories.ts';
 import { addTickets, checkout, payWithDemo, redirectOf, shopWorld, Visitor } from './support.ts';
 
 // Mails are written as .eml files here (no SMTP server in these tests).
@@ -265,4 +266,24 @@ test('a gift card pays part at checkout and the provider the rest; another pays 
   const whole = await u.get(second);
   assert.match(whole.body, /Vielen Dank|bestätigt/i, 'a card that covers the total finalizes the order');
   assert.match(whole.body, /href="\/shop\/manage\/mb_/);
+});
+
+test('personalised tickets ask each person\'s name on the details form and store them on the order item', async () => {
+  const db = w.t.database.db;
+  const q = await f.quota(db, { museumId: w.museumId, capacity: 20 });
+  const named = await f.ticket(db, { museumId: w.museumId, quotaIds: [q.id], title: { de: 'Kuratorenticket', en: 'Curator ticket' }, attendees: 'required', minPersons: 1, maxPersons: 4 });
+  const v = new Visitor(w.t, { lang: 'en' });
+  assert.equal(redirectOf(await v.post('/shop/cart/tickets', { ticket: named.id, slot: w.slot(600), [`q_${named.id}`]: 2 })), '/shop/cart');
+  const form = await v.get('/shop/checkout');
+  assert.match(form.body, /<legend>Names for Curator ticket \(one per person\)<\/legend>/);
+  assert.match(form.body, /name="a_1_2_surname"[^>]* required/);
+  const details = { name: 'Ada', surname: 'Lovelace', email: 'ada@example.org', consent: 'yes' };
+  const missing = await v.post('/shop/checkout', { ...details, a_1_1_name: 'Grace', a_1_1_surname: 'Hopper', a_1_2_name: 'Alan', a_1_2_surname: '' });
+  assert.equal(missing.statusCode, 422);
+  assert.match(missing.body, /Please enter the first name and surname of every person/);
+  assert.match(missing.body, /name="a_1_1_surname"[^>]*value="Hopper"/, 'what was typed is kept');
+  const placed = redirectOf(await v.post('/shop/checkout', { ...details, a_1_1_name: 'Grace', a_1_1_surname: 'Hopper', a_1_2_name: 'Alan', a_1_2_surname: 'Turing' }));
+  const row = (await db.execute<{ attendees: unknown }>(sql`
+    select oi.attendees from order_items oi join orders o on o.id = oi.order_id where o.token = ${placed.split('/').pop()}`)).rows[0]!;
+  assert.deepEqual(row.attendees, [{ name: 'Grace', surname: 'Hopper' }, { name: 'Alan', surname: 'Turing' }]);
 });

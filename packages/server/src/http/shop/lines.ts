@@ -19,6 +19,8 @@ export interface LineView {
   allDay: boolean;
   language: string | null;
   picture: ShopPicture | null;
+  /** Whether the ticket asks for each visitor's name: 'none', 'optional' or 'required'. */
+  attendees: string;
 }
 
 async function orNull<T>(p: Promise<T>): Promise<T | null> {
@@ -33,11 +35,11 @@ async function orNull<T>(p: Promise<T>): Promise<T | null> {
 export async function describeLines(ctx: Ctx, lines: CartLine[], locale: ShopLocale): Promise<LineView[]> {
   return Promise.all(
     lines.map(async (l, i) => {
-      const base = { n: i + 1, kind: l.kind, start: new Date(l.start), quantity: l.quantity, allDay: false, language: null as string | null, picture: null as ShopPicture | null };
+      const base = { n: i + 1, kind: l.kind, start: new Date(l.start), quantity: l.quantity, allDay: false, language: null as string | null, picture: null as ShopPicture | null, attendees: 'none' };
       if (l.kind === 'ticket') {
         const t = await orNull(ticketOf(ctx, l.id, locale));
         const m = t ? await museumOf(ctx, t.museum_ids[0]!, locale) : undefined;
-        return { ...base, title: t?.title ?? null, link: `/shop/tickets/${l.id}`, zone: m?.time_zone ?? ctx.config.zone, allDay: t?.ticket_type === 'normal', picture: shopPicture(t?.picture) };
+        return { ...base, title: t?.title ?? null, link: `/shop/tickets/${l.id}`, zone: m?.time_zone ?? ctx.config.zone, allDay: t?.ticket_type === 'normal', picture: shopPicture(t?.picture), attendees: t?.attendees ?? 'none' };
       }
       if (l.kind === 'event') {
         const d = await orNull(eventDateOf(ctx, l.id, locale));

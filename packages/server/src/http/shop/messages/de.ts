@@ -140,4 +140,8 @@ export const messages: Record<string, string> = {
   'gc.CODE_EXPIRED': 'Dieser Gutschein ist abgelaufen.',
   'gc.CODE_NOT_APPLICABLE': 'Dieser Gutschein kann für diese Bestellung nicht verwendet werden.',
   'gc.PAYMENT_NOT_DUE': 'Für diese Bestellung ist nichts mehr zu zahlen.',
+  'attendees.required': 'Namen für {title} (eine Person je Zeile)',
+  'attendees.optional': 'Namen für {title} (freiwillig)',
+  'attendees.person': 'Person {n}',
+  'checkout.need.attendees': 'Bitte geben Sie für jedes personalisierte Ticket Vor- und Nachnamen jeder Person an.',
 };

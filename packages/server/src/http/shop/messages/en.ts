@@ -140,4 +140,8 @@ export const messages: Record<string, string> = {
   'gc.CODE_EXPIRED': 'This gift card has expired.',
   'gc.CODE_NOT_APPLICABLE': 'This gift card cannot be used for this order.',
   'gc.PAYMENT_NOT_DUE': 'Nothing is left to pay on this order.',
+  'attendees.required': 'Names for {title} (one per person)',
+  'attendees.optional': 'Names for {title} (optional)',
+  'attendees.person': 'Person {n}',
+  'checkout.need.attendees': 'Please enter the first name and surname of every person on a personalised ticket.',
 };
