@@ -82,8 +82,8 @@ export async function itemsWithRules(db: DbOrTx, orderId: number): Promise<ItemR
 }
 
 /** Moves an item to another start (its capacity is moved by the caller in the same transaction). */
-export async function setItemStart(tx: Tx, itemId: number, startAt: Date): Promise<void> {
-  await tx.update(orderItems).set({ startAt }).where(eq(orderItems.id, itemId));
+export async function setItemStart(tx: Tx, itemId: number, startAt: Date, eventDateId?: number): Promise<void> {
+  await tx.update(orderItems).set({ startAt, ...(eventDateId !== undefined ? { eventDateId } : {}) }).where(eq(orderItems.id, itemId));
 }
 
 /** Sets the visitor cancellation rule of a ticket, event or tour (null: the shop's default). */
