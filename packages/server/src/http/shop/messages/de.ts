@@ -131,7 +131,7 @@ export const messages: Record<string, string> = {
   'promo.CODE_NOT_APPLICABLE': 'Dieser Aktionscode gilt nicht für die Tickets in Ihrem Warenkorb (oder nicht an diesen Tagen).',
   'gc.title': 'Geschenkgutschein',
   'gc.label': 'Gutscheincode',
-  'gc.apply': 'Mit Gutschein bezahlen',
+  'gc.apply': 'Gutschein einlösen',
   'gc.paid': 'Zahlung mit Gutschein ({card})',
   'gc.due': 'Noch zu zahlen',
   'gc.ok': 'Der Gutschein wurde angerechnet. Wenn noch etwas offen ist, wählen Sie unten, wie Sie zahlen.',

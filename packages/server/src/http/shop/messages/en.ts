@@ -131,7 +131,7 @@ export const messages: Record<string, string> = {
   'promo.CODE_NOT_APPLICABLE': 'This promo code does not apply to the tickets in your cart (or not on these dates).',
   'gc.title': 'Gift card',
   'gc.label': 'Gift card code',
-  'gc.apply': 'Pay with gift card',
+  'gc.apply': 'Apply gift card',
   'gc.paid': 'Gift card payment ({card})',
   'gc.due': 'Still to pay',
   'gc.ok': 'The gift card was applied. If anything is left to pay, choose how below.',
