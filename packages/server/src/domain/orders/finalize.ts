@@ -43,7 +43,7 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
   await updateOrderRow(tx, order.id, { status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now });
   await recordEvent({ ...ctx, db: tx }, 'order.finalized', orderEventScope(order));
   // A shop order's one manage link, shown on the confirmation page and in the mail.
-  await issueOrderManageLink({ db: tx, clock: ctx.clock, config: ctx.config }, order);
+  await issueOrderManageLink(ctx, tx, order);
   // One barcode per admission: each ticket or event seat, one per tour booking (a group).
   await issueBarcodes(
     tx,

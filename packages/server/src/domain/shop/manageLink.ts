@@ -33,9 +33,10 @@ function orderLinkToken(config: Pick<Config, 'notify'>, order: Pick<Order, 'id' 
  * Issues the link of a shop order when it is finalized (in the finalizing transaction); orders of
  * other accounts get none. Idempotent: the one link of the order.
  */
-export async function issueOrderManageLink(ctx: { db: DbOrTx; clock: Clock; config: Pick<Config, 'notify'> }, order: Order): Promise<void> {
+export async function issueOrderManageLink(ctx: { db: DbOrTx; clock: Clock; config: Pick<Config, 'notify'> }, tx: DbOrTx, order: Order): Promise<void> {
+  // The shop's account id is remembered per pool-backed handle (ctx.db), not per transaction.
   if (order.accountId !== (await shopAccountId(ctx.db))) return;
-  await ensureManageToken(ctx.db, { tokenHash: digest(orderLinkToken(ctx.config, order)), orderId: order.id, createdAt: ctx.clock.now() });
+  await ensureManageToken(tx, { tokenHash: digest(orderLinkToken(ctx.config, order)), orderId: order.id, createdAt: ctx.clock.now() });
 }
 
 /** The order's issued link token, for the confirmation page and mail; null when none was issued. */
