@@ -100,6 +100,7 @@ test('pictures: home, offer page and cart line show the media sizes, alt from th
   const img = /<img class="pic[^"]*" src="\/media\/ab\/cdef01\/preview\.jpg" srcset="\/media\/ab\/cdef01\/teaser\.jpg 320w, \/media\/ab\/cdef01\/preview\.jpg 640w, \/media\/ab\/cdef01\/article\.jpg 1024w" sizes="[^"]+" alt="Die große Halle" loading="lazy" decoding="async">/;
   const home = await v.get('/shop');
   assert.match(home.body, img);
+  assert.match(home.body, /<source type="image\/webp" srcset="\/media\/ab\/cdef01\/teaser\.webp 320w, \/media\/ab\/cdef01\/preview\.webp 640w, \/media\/ab\/cdef01\/article\.webp 1024w"/);
   assert.match(home.body, /src="\/media\/ab\/ev0001\/preview\.jpg"[^>]* alt=""/, 'a picture without a title is decorative');
   assert.equal((home.body.match(/<img class="pic/g) ?? []).length, 2, 'records without a picture show none');
   assert.doesNotMatch(home.body, /src=""/);

@@ -5,13 +5,15 @@
 export interface ShopPicture {
   src: string;
   srcset: string;
+  /** The same sizes as WebP (the media store writes both formats of every size). */
+  webpSrcset: string;
   alt: string;
 }
 
 // Widths are the variants' longest edges (domain/media/images.ts): exact for landscape pictures,
 // an upper bound for portrait ones, which is what the browser needs to pick no smaller one.
 const SIZES: Array<[string, number]> = [['teaser', 320], ['preview', 640], ['article', 1024]];
-const MEDIA = /^\/media\/[A-Za-z0-9/_.-]+$/;
+const MEDIA = /^\/media\/[A-Za-z0-9/_.-]+\.jpg$/;
 
 export function shopPicture(p: Record<string, unknown> | null | undefined): ShopPicture | null {
   if (!p || typeof p !== 'object') return null;
@@ -19,5 +21,6 @@ export function shopPicture(p: Record<string, unknown> | null | undefined): Shop
   const set = SIZES.flatMap(([k, w]) => (url(k) ? [`${url(k)} ${w}w`] : []));
   const src = url('preview') ?? url('teaser') ?? url('article');
   if (!src) return null;
-  return { src, srcset: set.join(', '), alt: typeof p.title === 'string' ? p.title : '' };
+  const srcset = set.join(', ');
+  return { src, srcset, webpSrcset: srcset.replace(/\.jpg /g, '.webp '), alt: typeof p.title === 'string' ? p.title : '' };
 }
