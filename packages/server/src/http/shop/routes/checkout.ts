@@ -4,7 +4,9 @@
 // details are refused). The order re-checks every line: sellable on the shop channel, quantity,
 // capacity (the cart's holds are consumed, a tour's start is claimed) and the price, which is
 // the domain's alone. An expired hold or a slot sold out meanwhile is answered in words, and the
-// cart keeps what is still held.
+// cart keeps what is still held. The form also carries an optional promo code (the order's
+// `codes`) and the names on personalised tickets (the items' `attendees`); a refusal of either
+// comes back as this form with what was typed.
 import type { FastifyPluginAsync } from 'fastify';
 import { createOrder } from '../../../domain/orders/createOrder.ts';
 import type { OrderItemInput } from '../../../domain/orders/items.ts';
