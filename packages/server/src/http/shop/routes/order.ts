@@ -1,7 +1,8 @@
 // The order's pages, keyed by its unguessable token: the summary with net, VAT and gross (the
 // domain's invoice arithmetic over the order's own priced lines), its promo-code discounts, what
-// a gift card paid and what is still due, and the payment choice while it is pending; the return from the provider's page; the confirmation with the documents, an
-// .ics file and the manage link once it is paid.
+// a gift card paid and what is still due, and the payment choice while it is pending; the return
+// from the provider's page; the confirmation with the documents, an .ics file and the manage
+// link once it is paid.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { orderDocumentByToken, type LinkKind } from '../../../domain/documents/orderDocumentByToken.ts';
 import { contentDisposition } from '../../../domain/documents/filename.ts';
