@@ -110,3 +110,21 @@ test('pictures: home, offer page and cart line show the media sizes, alt from th
   const cart = await v.get('/shop/cart');
   assert.match(cart.body, /<img class="pic thumb" src="\/media\/ab\/cdef01\/preview\.jpg"[^>]*sizes="6rem" alt="Die große Halle" loading="lazy"/);
 });
+
+test('gift-card balance page: balance and last day only, the code never shown back; tries count per address', async () => {
+  const staff = await w.t.token({ class: 'user' });
+  const r = await w.t.request({ method: 'POST', url: '/api/v4/gift_cards', token: staff, payload: { gift_card: { amount_cents: 2500, expires_on: '2030-06-30' } } });
+  assert.equal(r.statusCode, 201, r.body);
+  const code: string = r.json().gift_card.code;
+  const v = new Visitor(w.t, { lang: 'en', ip: '10.7.7.7' });
+  assert.match((await v.get('/shop')).body, /href="\/shop\/gift-cards\/balance"/);
+  assert.equal((await v.get('/shop/gift-cards/balance')).statusCode, 200);
+  const ok = await v.post('/shop/gift-cards/balance', { code });
+  assert.equal(ok.statusCode, 200);
+  assert.match(ok.body, /Balance: €25.00, valid until Sunday, 30 June 2030\./);
+  assert.doesNotMatch(ok.body, new RegExp(code.slice(0, 10)));
+  const bad = await v.post('/shop/gift-cards/balance', { code: 'AAAA-BBBB-CCCC-DDDD-EEEE' });
+  assert.equal(bad.statusCode, 422);
+  assert.match(bad.body, /This gift card code is not valid/);
+  assert.equal((await w.t.app.limiter.store.peek('lim:gc:10.7.7.7')).current, 2);
+});

@@ -144,4 +144,9 @@ export const messages: Record<string, string> = {
   'attendees.optional': 'Namen für {title} (freiwillig)',
   'attendees.person': 'Person {n}',
   'checkout.need.attendees': 'Bitte geben Sie für jedes personalisierte Ticket Vor- und Nachnamen jeder Person an.',
+  'gcb.title': 'Guthaben eines Geschenkgutscheins',
+  'gcb.check': 'Guthaben anzeigen',
+  'gcb.balance': 'Guthaben: {amount}, gültig bis {until}.',
+  'gcb.expired': 'Dieser Gutschein ist abgelaufen.',
+  'gcb.note': 'Mit einem Gutschein bezahlen Sie auf der Übersichtsseite, bevor Sie wählen, wie Sie den Rest zahlen.',
 };

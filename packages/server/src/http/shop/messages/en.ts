@@ -144,4 +144,9 @@ export const messages: Record<string, string> = {
   'attendees.optional': 'Names for {title} (optional)',
   'attendees.person': 'Person {n}',
   'checkout.need.attendees': 'Please enter the first name and surname of every person on a personalised ticket.',
+  'gcb.title': 'Gift card balance',
+  'gcb.check': 'Show balance',
+  'gcb.balance': 'Balance: {amount}, valid until {until}.',
+  'gcb.expired': 'This gift card has expired.',
+  'gcb.note': 'You pay with a gift card on the summary page, before choosing how to pay the rest.',
 };
