@@ -1,6 +1,8 @@
-// The visitor shop against the JSON API for the same data: the shop's home page against the
-// public ticket list, an offer's month calendar against /tickets/calendar, and a day's slot page
-// against /tickets/:id/capacity (goal: shop/API ≥ 0.5, shop p99 ≤ 100 ms); then whole checkout
+// The visitor shop against the JSON API for the same data: the shop's home page against the five
+// public lists it shows (museums, exhibitions, tickets, events, tours: a client that builds the
+// same page fetches all five, so the API side is the rate of whole sets, 1 / Σ 1/rate, and its
+// p99 the largest of the five), an offer's month calendar against /tickets/calendar, and a day's
+// slot page against /tickets/:id/capacity (goal: shop/API ≥ 0.5, shop p99 ≤ 100 ms); then whole checkout
 // flows per second (a visitor's first page, two tickets into the cart, details, the pending
 // order, the demo payment and the confirmation page), from BENCH_FLOWS_CONNECTIONS visitors.
 //   npx tsx bench/shop.ts        BENCH_SECONDS (4), BENCH_CONNECTIONS (20), BENCH_FLOWS_CONNECTIONS (10)
@@ -18,11 +20,26 @@ const server = await startAtrium(db.url, { ATRIUM_DEMO: 'true', ATRIUM_SHOP_HOLD
 const id = cat.ticketIds[0]!;
 const day = cat.slots[0]!.slice(0, 10);
 const month = day.slice(0, 7);
-const pairs: Array<[string, string, string]> = [
-  ['home', '/shop', '/api/v4/tickets'],
-  ['offer calendar', `/shop/tickets/${id}?month=${month}`, `/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}`],
-  ['slot page', `/shop/tickets/${id}?date=${day}`, `/api/v4/tickets/${id}/capacity?date=${day}`],
+const pairs: Array<[string, string, string[]]> = [
+  ['home', '/shop', ['museums', 'exhibitions', 'tickets', 'events', 'tours'].map((l) => `/api/v4/${l}?per_page=25`)],
+  ['offer calendar', `/shop/tickets/${id}?month=${month}`, [`/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}`]],
+  ['slot page', `/shop/tickets/${id}?date=${day}`, [`/api/v4/tickets/${id}/capacity?date=${day}`]],
 ];
+
+/** The API side of a pair: whole sets of its reads per second, the worst p99 among them. */
+async function apiSide(urls: string[]) {
+  let seconds = 0;
+  let p99 = 0;
+  let bad = 0;
+  for (const u of urls) {
+    await load({ url: server.base + u, connections: CONNECTIONS, seconds: 1 });
+    const r = await load({ url: server.base + u, connections: CONNECTIONS, seconds: SECONDS });
+    seconds += 1 / r.rps;
+    p99 = Math.max(p99, r.p99);
+    bad += r.non2xx + r.errors;
+  }
+  return { rps: 1 / seconds, p99, bad };
+}
 
 function lastOf(ym: string): string {
   const [y, m] = ym.split('-').map(Number) as [number, number];
@@ -34,10 +51,10 @@ try {
   for (const [name, shop, api] of pairs) {
     await load({ url: server.base + shop, connections: CONNECTIONS, seconds: 1 });
     const s = await load({ url: server.base + shop, connections: CONNECTIONS, seconds: SECONDS });
-    await load({ url: server.base + api, connections: CONNECTIONS, seconds: 1 });
-    const a = await load({ url: server.base + api, connections: CONNECTIONS, seconds: SECONDS });
-    const bad = s.non2xx + s.errors + a.non2xx + a.errors;
-    rows.push(`${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms | API ${Math.round(a.rps)} req/s p99 ${a.p99.toFixed(1)} ms | ratio ${(s.rps / a.rps).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`);
+    const a = await apiSide(api);
+    const bad = s.non2xx + s.errors + a.bad;
+    const sets = api.length > 1 ? ` (sets of ${api.length} reads)` : '';
+    rows.push(`${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms | API ${Math.round(a.rps)} req/s${sets} p99 ${a.p99.toFixed(1)} ms | ratio ${(s.rps / a.rps).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`);
   }
   rows.push(await flows(server.base));
 } finally {

@@ -30,6 +30,7 @@ import { idempotency } from './http/api/plugins/idempotency.ts';
 import { errorHandling, frameworkErrors } from './http/api/plugins/errors.ts';
 import { metrics } from './http/api/plugins/metrics.ts';
 import { rateLimiting } from './http/api/plugins/rate-limit.ts';
+import { counterStore, Limiter } from './ops/limiter.ts';
 import { requestLogging } from './http/api/plugins/request-log.ts';
 import { securityHeaders } from './http/api/plugins/security.ts';
 import { fastifyTrustProxy } from './http/api/plugins/trust-proxy.ts';
@@ -175,7 +176,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   requestLogging(app);
   if (config.metrics) metrics(app, { pool: database.pool, clock });
   // After auth (the limit depends on the principal), before any route is registered.
-  await rateLimiting(app, config);
+  // One counter store (Redis when configured) for the API's limits and every other budget.
+  const counters = await counterStore(config, app.log);
+  app.addHook('onClose', () => counters.close());
+  const limiter = new Limiter(counters.store);
+  app.decorate('limiter', limiter);
+  await rateLimiting(app, config, counters.store);
   // The job runner starts below; until then (and without one) readiness is the database's.
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   await app.register(healthRoutes(database.pool, () => worker?.health()));
@@ -191,11 +197,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(octoRoutes, { prefix: '/octo' });
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
   // The visitor's manage-booking pages and the shop's embedding scripts (docs/shop.md).
-  await app.register(shopManagePlugin({ db: database.db, clock, config }), { prefix: '/shop/manage' });
+  await app.register(shopManagePlugin({ db: database.db, clock, config, limiter }), { prefix: '/shop/manage' });
   await app.register(shopEmbed, { prefix: '/shop' });
   if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
   // The visitor shop, another transport over the same verbs (docs/api-contract.md §20).
-  await app.register(shopPlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}), ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.shopLimits ? { limits: opts.shopLimits } : {}) }), { prefix: '/shop' });
+  await app.register(shopPlugin({ db: database.db, clock, config, limiter, ...(opts.caches ? { masterData: opts.caches.masterData } : {}), ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.shopLimits ? { limits: opts.shopLimits } : {}) }), { prefix: '/shop' });
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;

@@ -15,6 +15,8 @@ type Callback = (err: Error | null, result?: Count) => void;
 export interface CounterStore {
   incr(key: string, cb: Callback, timeWindow: number, max: number): void;
   child(): CounterStore;
+  /** The key's count in its current window without counting (0 when there is none). */
+  peek(key: string): Promise<Count>;
 }
 
 const MAX_KEYS = 100_000;
@@ -36,6 +38,12 @@ export class MemoryCounters implements CounterStore {
     }
     w.count += 1;
     return { current: w.count, ttl: w.resetAt - now };
+  }
+
+  async peek(key: string): Promise<Count> {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    return w && w.resetAt > now ? { current: w.count, ttl: w.resetAt - now } : { current: 0, ttl: 0 };
   }
 
   /** Drops finished windows; if all are live (a flood of distinct IPs), drops the oldest half. */
@@ -96,6 +104,17 @@ export class RedisCounters implements CounterStore {
         cb(null, this.fallback.count(key, timeWindow));
       },
     );
+  }
+
+  async peek(key: string): Promise<Count> {
+    if (this.redis.status !== 'ready') return this.fallback.peek(key);
+    try {
+      const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+      return ttl > 0 ? { current: Number(count ?? 0), ttl } : { current: 0, ttl: 0 };
+    } catch (err) {
+      this.warn(() => this.log.warn({ redis_error: (err as Error).message }, 'redis rate-limit command failed; counting on this node (fail open)'));
+      return this.fallback.peek(key);
+    }
   }
 
   child(): CounterStore {

@@ -149,6 +149,8 @@ describe('request log', () => {
 describe('maskUrl', () => {
   test('masks named secret parameters in any spelling and token-shaped strings anywhere', () => {
     assert.equal(maskUrl('/a?token=x&b=1'), '/a?token=****&b=1');
+    // A manage-booking link opens the booking: only its last four characters are logged.
+    assert.equal(maskUrl(`/shop/manage/mb_${'A'.repeat(39)}wxyz/move/3?date=2026-01-01`), '/shop/manage/mb_****wxyz/move/3?date=2026-01-01');
     assert.equal(maskUrl('/a?Access_Token=x&api%5Fkey=y&token[]=z'), '/a?Access_Token=****&api%5Fkey=****&token[]=****');
     assert.equal(maskUrl('/a?tokens=x&q=token'), '/a?tokens=x&q=****');
     const t = `atr_abc123_${'A'.repeat(39)}wxyz`;

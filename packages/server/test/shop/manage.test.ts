@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import * as f from '../helpers/factories.ts';
+import { issueManageLink } from '../../src/domain/shop/manageLink.ts';
 import { shopWorld, type ShopWorld } from './manage-support.ts';
 
 let w: ShopWorld;
@@ -124,6 +126,57 @@ describe('move', () => {
     assert.equal(audit.length, 1);
     const events = await w.sql<{ data: { moved_item_ids: number[]; previous_start_at: string } }>(sql`select data from outbox_events where type = 'order.rebooked' and subject_id = ${o.id}`);
     assert.deepEqual(events.map((e) => [e.data.moved_item_ids, new Date(e.data.previous_start_at).toISOString()]), [[[before.id], w.at(600).toISOString()]]);
+  });
+});
+
+describe('move events and tours', () => {
+  test('an event seat to another date of the event, a tour to another start: seats moved once, new barcodes, same price', async () => {
+    const db = w.t.database.db;
+    const lang = await f.language(db, { code: 'fr', name: 'Français' });
+    const ev = await f.event(db, { museumId: w.museumId, priceCents: 700 });
+    const first = await f.eventDate(db, { eventId: ev.id, startAt: w.at(15 * 60), seatsMax: 5, languageId: lang.id });
+    const second = await f.eventDate(db, { eventId: ev.id, startAt: w.at(17 * 60), seatsMax: 5, languageId: lang.id });
+    const tour = await f.tour(db, { museumId: w.museumId, languageIds: [lang.id], minPersons: 1, maxPersons: 10, windowStart: 600, windowEnd: 960, step: 60 });
+    const staffApi = (method: 'GET' | 'POST', url: string, payload?: object) => w.t.request({ method, url: `/api/v4${url}`, token: w.staff, ...(payload ? { payload } : {}) });
+    const made = await staffApi('POST', '/orders', { items: [
+      { type: 'Event', attributes: { id: first.id, quantity: 2 } },
+      { type: 'Tour', attributes: { id: tour.id, quantity: 4, start_time: w.at(600).toISOString(), language_id: lang.id } },
+    ] });
+    assert.equal(made.statusCode, 201, made.body);
+    const o = made.json().order;
+    assert.equal((await staffApi('POST', `/orders/${o.id}/payments`, { payment: { provider: 'desk', amount_cents: o.total_price_cents, method: 'cash' } })).statusCode, 201);
+    const token = await issueManageLink({ db, clock: w.t.clock }, o.id);
+    const seats = async (dateId: number) => (await staffApi('GET', `/events/${ev.id}/dates/${dateId}`)).json();
+    const [evItem, tourItem] = (await w.order(o.id)).items;
+    const page = await w.page(`/shop/manage/${token}`);
+    assert.equal((page.body.match(/\/move\/\d+/g) ?? []).length, 2, 'both items can be moved');
+
+    const dates = await w.page(`/shop/manage/${token}/move/${evItem.id}?date=${w.day}`);
+    assert.match(dates.body, new RegExp(`value="${w.at(17 * 60).toISOString()}"`));
+    assert.doesNotMatch(dates.body, new RegExp(`value="${w.at(15 * 60).toISOString()}"`), 'the booked date is not offered');
+    assert.equal((await w.postForm(`/shop/manage/${token}/move/${evItem.id}`, { start: w.at(17 * 60).toISOString() })).status, 303);
+    const s1 = JSON.stringify(await seats(first.id));
+    const s2 = JSON.stringify(await seats(second.id));
+    assert.match(s1, /"available":5/, 'the old date got its seats back');
+    assert.match(s2, /"available":3/, 'the new date holds them once');
+
+    const starts = await w.page(`/shop/manage/${token}/move/${tourItem.id}?date=${w.day}`);
+    assert.match(starts.body, new RegExp(`value="${w.at(720).toISOString()}"`));
+    assert.equal((await w.postForm(`/shop/manage/${token}/move/${tourItem.id}`, { start: w.at(720).toISOString() })).status, 303);
+
+    const after = await w.order(o.id);
+    const [e2, t2] = after.items;
+    assert.equal(new Date(e2.attributes.start_time).toISOString(), w.at(17 * 60).toISOString());
+    assert.equal(new Date(t2.attributes.start_time).toISOString(), w.at(720).toISOString());
+    assert.deepEqual([e2.price_cents, t2.price_cents], [evItem.price_cents, tourItem.price_cents]);
+    assert.equal(after.total_price_cents, o.total_price_cents);
+    const valid = (i: { attributes: { barcodes: Array<{ status: string; barcode: string }> } }) => i.attributes.barcodes.filter((b) => b.status === 'valid').map((b) => b.barcode);
+    assert.equal(valid(e2).length, 2);
+    assert.equal(valid(t2).length, 1, 'a tour booking keeps one barcode');
+    for (const [was, now] of [[evItem, e2], [tourItem, t2]]) for (const code of valid(was)) assert.ok(!valid(now).includes(code), 'new barcodes');
+    // Moved once: the tour's old start is free again for a whole group.
+    const back = await w.page(`/shop/manage/${token}/move/${tourItem.id}?date=${w.day}`);
+    assert.match(back.body, new RegExp(`value="${w.at(600).toISOString()}"`));
   });
 });
 

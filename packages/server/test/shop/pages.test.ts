@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import * as f from '../helpers/factories.ts';
 import { SHOP_CSP } from '../../src/http/shop/security.ts';
-import { shopWorld, Visitor } from './support.ts';
+import { setPicture } from '../../src/db/repositories/media.ts';
+import { pictureJson } from '../../src/domain/media/picture.ts';
+import { addTickets, shopWorld, Visitor } from './support.ts';
 
 const w = await shopWorld();
 after(() => w.t.close());
@@ -87,4 +89,42 @@ test('assets are served from the shop itself; deep links of unknown offers are 4
   assert.match(css.headers['content-type'] as string, /text\/css/);
   assert.equal((await v.get('/shop/assets/shop.js')).statusCode, 200);
   for (const u of ['/shop/tickets/999999', '/shop/events/999999', '/shop/tours/999999', '/shop/tickets/x']) assert.equal((await v.get(u)).statusCode, 404, u);
+});
+
+test('pictures: home, offer page and cart line show the media sizes, alt from the title, lazy; none shows no image', async () => {
+  const db = w.t.database.db;
+  const at = new Date();
+  await setPicture(db, 'ticket', w.regular, pictureJson({ title: 'Die große Halle', description: null, copyrightInfo: null, storageKey: 'ab/cdef01' }), at);
+  await setPicture(db, 'event', w.eventId, pictureJson({ title: null, description: null, copyrightInfo: null, storageKey: 'ab/ev0001' }), at);
+  const v = new Visitor(w.t);
+  const img = /<img class="pic[^"]*" src="\/media\/ab\/cdef01\/preview\.jpg" srcset="\/media\/ab\/cdef01\/teaser\.jpg 320w, \/media\/ab\/cdef01\/preview\.jpg 640w, \/media\/ab\/cdef01\/article\.jpg 1024w" sizes="[^"]+" alt="Die große Halle" loading="lazy" decoding="async">/;
+  const home = await v.get('/shop');
+  assert.match(home.body, img);
+  assert.match(home.body, /<source type="image\/webp" srcset="\/media\/ab\/cdef01\/teaser\.webp 320w, \/media\/ab\/cdef01\/preview\.webp 640w, \/media\/ab\/cdef01\/article\.webp 1024w"/);
+  assert.match(home.body, /src="\/media\/ab\/ev0001\/preview\.jpg"[^>]* alt=""/, 'a picture without a title is decorative');
+  assert.equal((home.body.match(/<img class="pic/g) ?? []).length, 2, 'records without a picture show none');
+  assert.doesNotMatch(home.body, /src=""/);
+  assert.match((await v.get(`/shop/tickets/${w.regular}`)).body, /<img class="pic hero"[^>]*alt="Die große Halle"/);
+  assert.doesNotMatch((await v.get(`/shop/tickets/${w.dayTicket}`)).body, /<img class="pic/);
+  await addTickets(v, w, { regular: 1 });
+  const cart = await v.get('/shop/cart');
+  assert.match(cart.body, /<img class="pic thumb" src="\/media\/ab\/cdef01\/preview\.jpg"[^>]*sizes="6rem" alt="Die große Halle" loading="lazy"/);
+});
+
+test('gift-card balance page: balance and last day only, the code never shown back; tries count per address', async () => {
+  const staff = await w.t.token({ class: 'user' });
+  const r = await w.t.request({ method: 'POST', url: '/api/v4/gift_cards', token: staff, payload: { gift_card: { amount_cents: 2500, expires_on: '2030-06-30' } } });
+  assert.equal(r.statusCode, 201, r.body);
+  const code: string = r.json().gift_card.code;
+  const v = new Visitor(w.t, { lang: 'en', ip: '10.7.7.7' });
+  assert.match((await v.get('/shop')).body, /href="\/shop\/gift-cards\/balance"/);
+  assert.equal((await v.get('/shop/gift-cards/balance')).statusCode, 200);
+  const ok = await v.post('/shop/gift-cards/balance', { code });
+  assert.equal(ok.statusCode, 200);
+  assert.match(ok.body, /Balance: €25.00, valid until Sunday, 30 June 2030\./);
+  assert.doesNotMatch(ok.body, new RegExp(code.slice(0, 10)));
+  const bad = await v.post('/shop/gift-cards/balance', { code: 'AAAA-BBBB-CCCC-DDDD-EEEE' });
+  assert.equal(bad.statusCode, 422);
+  assert.match(bad.body, /This gift card code is not valid/);
+  assert.equal((await w.t.app.limiter.store.peek('lim:gc:10.7.7.7')).current, 2);
 });

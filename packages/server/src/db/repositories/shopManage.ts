@@ -26,6 +26,17 @@ export async function insertManageToken(db: DbOrTx, row: { tokenHash: string; or
   await db.insert(orderManageTokens).values(row);
 }
 
+/** Writes the hash unless it is stored already (the order's one link, issued again is a no-op). */
+export async function ensureManageToken(db: DbOrTx, row: { tokenHash: string; orderId: number; createdAt: Date }): Promise<void> {
+  await db.insert(orderManageTokens).values(row).onConflictDoNothing({ target: orderManageTokens.tokenHash });
+}
+
+/** How many links an order has (tests and the console read it; the tokens themselves are gone). */
+export async function manageTokenCount(db: DbOrTx, orderId: number): Promise<number> {
+  const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(orderManageTokens).where(eq(orderManageTokens.orderId, orderId));
+  return r?.n ?? 0;
+}
+
 /** The order a token hash opens, with the stored hash (compared again by the caller). */
 export async function orderOfManageToken(db: DbOrTx, tokenHash: string): Promise<{ orderId: number; tokenHash: string } | null> {
   const [row] = await db
@@ -71,8 +82,8 @@ export async function itemsWithRules(db: DbOrTx, orderId: number): Promise<ItemR
 }
 
 /** Moves an item to another start (its capacity is moved by the caller in the same transaction). */
-export async function setItemStart(tx: Tx, itemId: number, startAt: Date): Promise<void> {
-  await tx.update(orderItems).set({ startAt }).where(eq(orderItems.id, itemId));
+export async function setItemStart(tx: Tx, itemId: number, startAt: Date, eventDateId?: number): Promise<void> {
+  await tx.update(orderItems).set({ startAt, ...(eventDateId !== undefined ? { eventDateId } : {}) }).where(eq(orderItems.id, itemId));
 }
 
 /** Sets the visitor cancellation rule of a ticket, event or tour (null: the shop's default). */

@@ -9,6 +9,7 @@ import type { Ctx } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { queueFinalizedOrderDocuments } from '../documents/queueOrderDocuments.ts';
 import { recordEvent } from '../events/record.ts';
+import { issueOrderManageLink } from '../shop/manageLink.ts';
 import { issueBarcodes } from './barcodes.ts';
 import { orderEventScope, statusAt, type OrderRow } from './internal.ts';
 
@@ -41,6 +42,8 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
   await confirmCapacity(tx, ctx, items.map((i) => i.id));
   await updateOrderRow(tx, order.id, { status: 'finalized', finalizedAt: now, expiresAt: null, updatedAt: now });
   await recordEvent({ ...ctx, db: tx }, 'order.finalized', orderEventScope(order));
+  // A shop order's one manage link, shown on the confirmation page and in the mail.
+  await issueOrderManageLink(ctx, tx, order);
   // One barcode per admission: each ticket or event seat, one per tour booking (a group).
   await issueBarcodes(
     tx,

@@ -1,4 +1,4 @@
-// Moving a booked ticket to another free slot of the same ticket (docs/shop.md), by the visitor
+// Moving a booked item to another free start of the same offer (docs/shop.md; moveTargets.ts), by the visitor
 // on the manage page while the cancellation rule still allows changes. The item keeps its price
 // (same offer, same price: nothing to pay or refund). In ONE transaction, under the order's row
 // lock and the locks of both slots (taken together in the one ascending order every capacity
@@ -12,12 +12,10 @@ import { itemsWithRules, setItemStart } from '../../db/repositories/shopManage.t
 import type { Db } from '../../db/client.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
-import { getTicketCapacity } from '../availability/getTicketCapacity.ts';
 import type { SlotLeft } from '../availability/internal.ts';
 import { claimCapacity, resolveClaims } from '../capacity/claimCapacity.ts';
 import { allocationLockKey, lockSlots } from '../capacity/locks.ts';
 import { releaseCapacity } from '../capacity/releaseCapacity.ts';
-import type { Claim } from '../capacity/types.ts';
 import { systemCtx, type Ctx } from '../context.ts';
 import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';
 import { recordEvent } from '../events/record.ts';
@@ -26,21 +24,21 @@ import { issueBarcodes, voidBarcodes } from '../orders/barcodes.ts';
 import { findOrder, orderEventScope, reload, type OrderItemView, type OrderView } from '../orders/internal.ts';
 import { getManagedOrder, itemRights, notAllowed, type ManagedOrder } from './manageBooking.ts';
 import { openManageLink } from './manageLink.ts';
+import { claimAt, freeStartsFor } from './moveTargets.ts';
 
-/** The item a visitor may move: an active ticket of a finalized order, within its rule. */
-function movable(m: Pick<ManagedOrder, 'order' | 'items'>, itemId: number): OrderItemView & { ticketId: number } {
+/** The item a visitor may move: an active ticket, event seat or tour of a finalized order, within its rule. */
+function movable(m: Pick<ManagedOrder, 'order' | 'items'>, itemId: number): OrderItemView {
   const item = m.order.items.find((i) => i.id === itemId && i.status === 'active');
-  if (!item || item.type !== 'Ticket' || item.ticketId === null) throw invalid('booking could not be moved', [`order item ${itemId} is not a ticket of this order that can be moved`]);
+  const known = item && ((item.type === 'Ticket' && item.ticketId !== null) || (item.type === 'Event' && item.eventId !== null) || (item.type === 'Tour' && item.tourId !== null));
+  if (!item || !known) throw invalid('booking could not be moved', [`order item ${itemId} is not an item of this order that can be moved`]);
   if (m.order.status !== 'finalized' || !m.items.get(item.id)?.cancellable) throw notAllowed();
-  return item as OrderItemView & { ticketId: number };
+  return item;
 }
 
-/** Free slots of the item's ticket on a date with room for its quantity, except its own slot. */
+/** Free starts of the item's offer on a date with room for its quantity, except its own. */
 export async function freeSlotsForMove(ctx: Ctx, token: string, itemId: number, date: string): Promise<{ zone: string; slots: SlotLeft[] }> {
   const m = await getManagedOrder(ctx, token);
-  const item = movable(m, itemId);
-  const { zone, slots } = await getTicketCapacity(systemCtx(ctx), { ticketId: item.ticketId, date });
-  return { zone, slots: slots.filter((s) => s.left >= item.quantity && s.start.getTime() !== item.startAt.getTime()) };
+  return freeStartsFor(systemCtx(ctx), movable(m, itemId), date);
 }
 
 export async function moveBooking(ctx: Ctx, token: string, input: { itemId: number; startAt: Date }): Promise<OrderView> {
@@ -54,7 +52,8 @@ export async function moveBooking(ctx: Ctx, token: string, input: { itemId: numb
     const m = { order: view, items: await itemRights(txCtx, await itemsWithRules(tx, order.id)) };
     const item = movable(m, input.itemId);
     if (item.startAt.getTime() === input.startAt.getTime()) throw invalid('booking could not be moved', ['the new slot is the booked slot']);
-    const claim: Claim = { kind: 'ticket', ticketId: item.ticketId, startAt: input.startAt, quantity: item.quantity };
+    // The catalogue read finds the target (an event's date); the capacity module checks it below.
+    const { claim, eventDateId } = await claimAt(sys, item, input.startAt);
     // The new slot must be one the ticket sells (grid, calendar, rule) before any lock is taken.
     const [resolved] = await resolveClaims(tx, txCtx, [claim]);
     const old = await countedAllocationsOf(tx, { orderItemIds: [item.id] });
@@ -62,9 +61,10 @@ export async function moveBooking(ctx: Ctx, token: string, input: { itemId: numb
     await releaseCapacity(tx, txCtx, { orderItemIds: [item.id] });
     await claimCapacity(tx, txCtx, [{ claim, holder: { orderItemId: item.id }, expiresAt: null }]);
     const now = ctx.clock.now();
-    await setItemStart(tx, item.id, input.startAt);
+    await setItemStart(tx, item.id, input.startAt, eventDateId);
     await voidBarcodes(tx, [item.id]);
-    await issueBarcodes(tx, now, [{ orderItemId: item.id, count: item.quantity }]);
+    // One barcode per admission, as at finalization: each ticket or event seat, one per tour booking.
+    await issueBarcodes(tx, now, [{ orderItemId: item.id, count: item.type === 'Tour' ? 1 : item.quantity }]);
     await requeueOrderDocumentsAfterCancellation(tx, txCtx, order.id, []);
     await recordAudit(txCtx, { system: 'shop-visitor' }, {
       action: 'order.move', entityType: 'order', entityId: order.id, museumId: item.museumId,

@@ -1,11 +1,12 @@
 // Per-visitor and per-address limits on what holds capacity in the shop (adding to the cart,
 // extending, checking out), so that a bot cannot hold a day: the shop's account is shared by all
 // visitors, so the account-level hold limits (domain/capacity/holdLimits.ts) cannot tell them
-// apart. Counted in fixed windows of ten minutes by the same counters the API's rate limits use.
-// Cookies can be thrown away, so the address's budget is the backstop; it is larger because
-// several visitors may share one address (a school, a museum's own Wi-Fi).
-import { MemoryCounters } from '../../ops/rate-store.ts';
+// apart. Counted in fixed windows of ten minutes by the app's one limiter (ops/limiter.ts: in
+// Redis when configured, else per process). Cookies can be thrown away, so the address's budget
+// is the backstop; it is larger because several visitors may share one address (a school, a
+// museum's own Wi-Fi).
 import { DomainError } from '../../domain/errors.ts';
+import type { Limiter } from '../../ops/limiter.ts';
 
 export interface ShopLimits {
   /** Holding actions (add, extend, checkout) per visitor and per address in 10 minutes. */
@@ -28,17 +29,17 @@ export function limitsFromEnv(env: Record<string, string | undefined>): ShopLimi
 }
 const WINDOW_MS = 10 * 60_000;
 
-export function shopLimiter(limits: ShopLimits) {
-  const counters = new MemoryCounters();
+export function shopLimiter(limiter: Limiter, limits: ShopLimits) {
   return {
     limits,
     /** Counts one holding action; throws RATE_LIMITED when the visitor or the address is over. */
-    take(visitor: string, address: string) {
-      const v = counters.count(`v:${visitor}`, WINDOW_MS);
-      const a = counters.count(`a:${address}`, WINDOW_MS);
-      const over = [v.current > limits.perVisitor ? v.ttl : 0, a.current > limits.perAddress ? a.ttl : 0];
-      const wait = Math.max(...over);
-      if (wait > 0) throw new DomainError('RATE_LIMITED', 'rate limit exceeded', { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
+    async take(visitor: string, address: string) {
+      const [v, a] = await Promise.all([
+        limiter.hit(`shop:v:${visitor}`, { max: limits.perVisitor, windowMs: WINDOW_MS }),
+        limiter.hit(`shop:a:${address}`, { max: limits.perAddress, windowMs: WINDOW_MS }),
+      ]);
+      const wait = Math.max(v ?? 0, a ?? 0);
+      if (wait > 0) throw new DomainError('RATE_LIMITED', 'rate limit exceeded', { retryAfter: wait });
     },
   };
 }

@@ -14,21 +14,23 @@ import { listTours } from '../../domain/catalog/listTours.ts';
 import type { ShopLocale } from './i18n.ts';
 
 export interface Ref { id: number; name: string }
-export interface MuseumV { id: number; title: string; sub_title: string | null; time_zone: string; location: Record<string, string> | null }
-export interface ExhibitionV { id: number; museum_id: number; title: string; sub_title: string | null; featured: boolean }
+/** go~mus's picture object (title and one /media URL per size), null when there is none. */
+export type PictureV = Record<string, string | null> | null;
+export interface MuseumV { id: number; title: string; sub_title: string | null; time_zone: string; location: Record<string, string> | null; picture: PictureV }
+export interface ExhibitionV { id: number; museum_id: number; title: string; sub_title: string | null; featured: boolean; picture: PictureV }
 export interface TicketV {
   id: number; title: string; sub_title: string | null; description: string | null; ticket_type: 'time_slot' | 'normal';
   bookable: boolean; museum_ids: number[]; price_cents: number; vat_pct: number; first_entry: string | null; last_entry: string | null;
-  entry_duration: number | null; min_persons: number; max_persons: number; attendees: string;
+  entry_duration: number | null; min_persons: number; max_persons: number; attendees: string; picture: PictureV;
 }
-export interface EventV { id: number; museum_id: number; title: string; sub_title: string | null; description: string | null; bookable: boolean; price_cents: number; languages: Ref[]; category: Ref | null }
+export interface EventV { id: number; museum_id: number; title: string; sub_title: string | null; description: string | null; bookable: boolean; price_cents: number; languages: Ref[]; category: Ref | null; picture: PictureV }
 export interface EventDateV {
   id: number; event_id: number; museum_id: number; title: string; start_time: string; duration: number; bookable: boolean; price_cents: number;
   seats: { min: number; max: number; available: number; max_per_registration: number | null }; language: Ref | null;
 }
 export interface TourV {
   id: number; museum_id: number; title: string; sub_title: string | null; description: string | null; duration: number; min_persons: number;
-  max_persons: number; languages: Ref[]; bookable: boolean; price_cents: number; pricing: 'group' | 'person';
+  max_persons: number; languages: Ref[]; bookable: boolean; price_cents: number; pricing: 'group' | 'person'; picture: PictureV;
 }
 
 const ALL = { per_page: 25 } as const;

@@ -14,11 +14,13 @@ import { cartRoutes } from './routes/cart.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { orderRoutes } from './routes/order.ts';
+import { giftCardRoutes } from './routes/giftCard.ts';
 import { shopErrors, showError } from './errors.ts';
 import { shopLocale, type ShopLocale } from './i18n.ts';
 import { limitsFromEnv, shopLimiter } from './limits.ts';
 import { csrfOk, LANG_COOKIE, shopHeaders } from './security.ts';
 import type { ShopDeps } from './deps.ts';
+import { memoryLimiter } from '../../ops/limiter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,11 +53,13 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
       if (req.method === 'POST' && !csrfOk(req)) return showError(req, reply, 403, 'error.csrf');
     });
     shopErrors(app);
-    const limiter = shopLimiter(deps.limits ?? limitsFromEnv(process.env));
+    const counts = deps.limiter ?? memoryLimiter();
+    const limiter = shopLimiter(counts, deps.limits ?? limitsFromEnv(process.env));
     await app.register(assetRoutes);
     await app.register(catalogRoutes);
     await app.register(cartRoutes(limiter));
     await app.register(checkoutRoutes(limiter));
     await app.register(orderRoutes);
+    await app.register(giftCardRoutes(counts));
   };
 }

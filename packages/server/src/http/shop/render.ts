@@ -10,6 +10,7 @@ import { shopFormatters, shopTranslator } from './i18n.ts';
 import { visitorId } from './security.ts';
 import { shopCsp } from './frameAncestors.ts';
 import { shopSettings } from './settings.ts';
+import { shopPicture } from './picture.ts';
 
 const views = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'views');
 const eta = new Eta({ views, cache: true, autoEscape: true, autoTrim: false });
@@ -40,6 +41,7 @@ export async function renderPage(req: FastifyRequest, reply: FastifyReply, view:
     cartCount: cart.order ? 0 : cart.lines.length,
     langLinks: { de: langLink(req.url, 'de'), en: langLink(req.url, 'en') },
     currency: req.shopCtx.config.currency,
+    pic: shopPicture,
   });
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
 }

@@ -4,6 +4,8 @@
 // invoice (null while any of them is still being rendered: the caller waits and tries again).
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import type { Ctx } from '../../domain/context.ts';
+import { orderManageLink } from '../../domain/shop/manageLink.ts';
 import type { MailKind } from './kinds.ts';
 import type { MailContent } from './templates.ts';
 
@@ -47,6 +49,18 @@ export async function orderContent(db: DbOrTx, orderId: number, lang: string): P
       status: l.status,
     })),
   };
+}
+
+/**
+ * The manage link of a shop order (docs/shop.md) as a full address, for its confirmation: the
+ * order's one link, issued at finalization; null for orders without one (not sold in the shop).
+ */
+export async function manageUrlOf(ctx: Pick<Ctx, 'db' | 'config'>, orderId: number): Promise<string | null> {
+  const [o] = (await ctx.db.execute<{ id: number; token: string }>(sql`select id, token from orders where id = ${orderId}`)).rows;
+  const token = o ? await orderManageLink(ctx, o) : null;
+  if (!token) return null;
+  const base = ctx.config.payments.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
+  return `${base}/shop/manage/${token}`;
 }
 
 export async function requestContent(db: DbOrTx, requestId: number): Promise<MailContent | null> {

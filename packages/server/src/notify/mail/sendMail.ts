@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../../domain/context.ts';
 import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
-import { attachmentsFor, orderContent, requestContent } from './content.ts';
+import { attachmentsFor, manageUrlOf, orderContent, requestContent } from './content.ts';
 import type { MailKind } from './kinds.ts';
 import { renderMail } from './templates.ts';
 import { mailStem } from './files.ts';
@@ -23,7 +23,7 @@ export function isPermanent(err: unknown): boolean {
   return Number.isInteger(code) && code >= 500 && code <= 599;
 }
 /** Checks for the documents before sending without them (≈ 1 hour at most). */
-const MAX_WAITS = 40;
+export const MAX_WAITS = 40;
 
 type Row = { id: number; event_id: string; kind: string; recipient: string; locale: string; status: string; attempt_count: number; subject_type: string | null; subject_id: number | null; data: { cancelled_item_ids?: number[]; refund?: { amount_cents?: number } } | null };
 
@@ -55,7 +55,8 @@ export async function sendMail(
     attachments = [];
   }
   const returned = kind === 'payment_returned' ? { returnedCents: m.data?.refund?.amount_cents ?? 0 } : {};
-  const { subject, text, html } = renderMail(kind, lang, { ...content, ...returned, attached: attachments.map((a) => a.kind) });
+  const manageUrl = kind === 'order_confirmation' ? await manageUrlOf(ctx, m.subject_id) : null;
+  const { subject, text, html } = renderMail(kind, lang, { ...content, ...returned, attached: attachments.map((a) => a.kind), ...(manageUrl ? { manageUrl } : {}) });
   const s = ctx.config.notify;
   const domain = /@([^>\s]+)>?\s*$/.exec(s.mailFrom)?.[1] ?? 'atrium.invalid';
   const messageId = `<${m.event_id}.${kind}@${domain}>`;

@@ -30,6 +30,8 @@ export interface MailContent {
   returnedCents?: number;
   /** Kinds of the documents attached (ticket, confirmation, invoice): the text names them. */
   attached?: string[];
+  /** A shop order's manage-booking address (confirmation only). */
+  manageUrl?: string;
 }
 
 // What the confirmation says is attached, built from what is: tour orders carry a booking
@@ -55,12 +57,13 @@ function attachedSentence(lang: Lang, kinds: string[]): string | null {
   return A.sentence(list.charAt(0).toUpperCase() + list.slice(1), names.length > 1 || kinds.includes('ticket'));
 }
 
-const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelledItems', string>> = {
+const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelledItems' | 'manage', string>> = {
   de: {
     hello: 'Guten Tag {name},',
     bye: 'Wir freuen uns auf Ihren Besuch.',
     total: 'Gesamt',
     cancelledItems: 'Storniert',
+    manage: 'Ihre Buchung ansehen, stornieren oder umbuchen:',
     order_confirmation: 'Ihre Buchung {order} ist bestätigt',
     order_cancellation: 'Stornierung zu Ihrer Buchung {order}',
     request_received: 'Wir haben Ihre Gruppenanfrage {request} erhalten',
@@ -73,6 +76,7 @@ const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelle
     bye: 'We look forward to your visit.',
     total: 'Total',
     cancelledItems: 'Cancelled',
+    manage: 'View, cancel or move your booking:',
     order_confirmation: 'Your booking {order} is confirmed',
     order_cancellation: 'Cancellation of your booking {order}',
     request_received: 'We have received your group request {request}',
@@ -138,6 +142,7 @@ export function renderMail(kind: MailKind, locale: string, c: MailContent): { su
     intro,
     ...(rows.length ? ['', ...rows.map((r) => `- ${r.what}, ${r.when}: ${r.price}${r.cancelled ? ` (${T.cancelledItems})` : ''}`)] : []),
     ...(total ? ['', total] : []),
+    ...(c.manageUrl ? ['', T.manage, c.manageUrl] : []),
     ...(extra.length ? ['', ...extra] : []),
     '',
   ].join('\n');
@@ -151,6 +156,7 @@ export function renderMail(kind: MailKind, locale: string, c: MailContent): { su
       ? `<table>${rows.map((r) => `<tr><td>${e(r.what)}${r.cancelled ? ` (${e(T.cancelledItems)})` : ''}</td><td>${e(r.when)}</td><td>${e(r.price)}</td></tr>`).join('')}</table>`
       : '',
     total ? `<p><strong>${e(total)}</strong></p>` : '',
+    c.manageUrl ? `<p>${e(T.manage)} <a href="${e(c.manageUrl)}">${e(c.manageUrl)}</a></p>` : '',
     ...extra.map((x) => `<p>${e(x)}</p>`),
     '</body></html>',
   ].join('\n');

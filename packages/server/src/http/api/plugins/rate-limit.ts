@@ -14,8 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../../../config.ts';
 import { DomainError } from '../../../domain/errors.ts';
-import { MemoryCounters, RedisCounters, type CounterStore } from '../../../ops/rate-store.ts';
-import { closeRedis, createRedis, settle } from '../../../ops/redis.ts';
+import type { CounterStore } from '../../../ops/rate-store.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -45,16 +44,8 @@ export function budgetFor(req: FastifyRequest, config: Config): number | null {
   return byClass > 0 ? byClass : null;
 }
 
-export async function rateLimiting(app: FastifyInstance, config: Config) {
-  let store: CounterStore;
-  if (config.redisUrl) {
-    const redis = createRedis(config.redisUrl, app.log);
-    app.addHook('onClose', () => closeRedis(redis));
-    await settle(redis);
-    store = new RedisCounters(redis, `${config.redisPrefix}rl:`, app.log);
-  } else {
-    store = new MemoryCounters();
-  }
+/** `store`: the app's one counter store (ops/limiter.ts), shared with the shop's and gift cards' budgets. */
+export async function rateLimiting(app: FastifyInstance, config: Config, store: CounterStore) {
   // The same counter as the plugin's key for anonymous callers (keyGenerator below).
   app.decorate('limitRejectedCaller', (req: FastifyRequest) => countRejected(store, config, req));
   // The plugin instantiates the store class itself; this hands it our instance.

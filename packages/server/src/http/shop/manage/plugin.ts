@@ -18,7 +18,7 @@ import { getShopSettings } from '../../../domain/shop/settings.ts';
 import { STATUS } from '../../status.ts';
 import { shopPageHeaders } from '../frameAncestors.ts';
 import { pickLocale, translator } from './i18n.ts';
-import { MissLimiter } from './limiter.ts';
+import { memoryLimiter, type Limiter } from '../../../ops/limiter.ts';
 import { renderManage } from './render.ts';
 import { manageRoutes } from './routes.ts';
 
@@ -26,6 +26,8 @@ export interface ManageDeps {
   db: Db;
   clock: Clock;
   config: Config;
+  /** The app's limiter (ops/limiter.ts); a process-local one when absent. */
+  limiter?: Limiter;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,7 +48,8 @@ export function showManageError(req: FastifyRequest, reply: FastifyReply, status
 }
 
 export function shopManagePlugin(deps: ManageDeps, opts: { maxMisses?: number; windowMs?: number } = {}): FastifyPluginAsync {
-  const limiter = new MissLimiter(opts.maxMisses ?? 20, opts.windowMs ?? 10 * 60_000);
+  const limiter = deps.limiter ?? memoryLimiter();
+  const misses = { max: opts.maxMisses ?? 20, windowMs: opts.windowMs ?? 10 * 60_000 };
   return async (app: FastifyInstance) => {
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
@@ -57,7 +60,7 @@ export function shopManagePlugin(deps: ManageDeps, opts: { maxMisses?: number; w
       shopPageHeaders(reply, settings.embedOrigins);
       req.manageLocale = pickLocale((req.query as Record<string, unknown> | undefined)?.lang, req.headers['accept-language']);
       if (req.url.startsWith('/shop/manage/assets/')) return;
-      const wait = limiter.blocked(req.ip);
+      const wait = await limiter.spent(`mb:${req.ip}`, misses);
       if (wait !== null) {
         reply.header('retry-after', String(wait));
         return showManageError(req, reply, 429, translator(req.manageLocale)('error.limited'));
@@ -79,7 +82,7 @@ export function shopManagePlugin(deps: ManageDeps, opts: { maxMisses?: number; w
       const t = translator(req.manageLocale);
       if (err instanceof DomainError) {
         if (err.code === 'NOT_FOUND') {
-          limiter.miss(req.ip);
+          await limiter.hit(`mb:${req.ip}`, misses);
           return showManageError(req, reply, 404, t('error.notfound'));
         }
         const status = STATUS[err.code] ?? 422;
@@ -93,7 +96,7 @@ export function shopManagePlugin(deps: ManageDeps, opts: { maxMisses?: number; w
       return showManageError(req, reply, 500, t('error.other'));
     });
     app.setNotFoundHandler(async (req, reply) => {
-      limiter.miss(req.ip);
+      await limiter.hit(`mb:${req.ip}`, misses);
       return showManageError(req, reply, 404, translator(req.manageLocale)('error.notfound'));
     });
     app.get('/assets/manage.css', { schema: { hide: true } }, async (_req, reply) =>

@@ -30,8 +30,8 @@ function openCart(req: FastifyRequest): Cart {
 }
 
 export const cartRoutes = (limiter: ShopLimiter): FastifyPluginAsync => async (app) => {
-  function admit(req: FastifyRequest, reply: FastifyReply, cart: Cart, adding: CartLine[] | number) {
-    limiter.take(visitorId(req, reply), req.ip);
+  async function admit(req: FastifyRequest, reply: FastifyReply, cart: Cart, adding: CartLine[] | number) {
+    await limiter.take(visitorId(req, reply), req.ip);
     const t = shopTranslator(req.shopLocale);
     const places = typeof adding === 'number' ? adding : adding.reduce((s, l) => s + l.quantity, 0);
     const lines = typeof adding === 'number' ? 1 : adding.length;
@@ -76,7 +76,7 @@ export const cartRoutes = (limiter: ShopLimiter): FastifyPluginAsync => async (a
     if (!problems.length && !wanted.length) problems.push(t('qty.none'));
     if (problems.length) throw invalid(t('qty.invalid'), problems);
     const cart = openCart(req);
-    admit(req, reply, cart, wanted.reduce((s, w) => s + w.quantity, 0));
+    await admit(req, reply, cart, wanted.reduce((s, w) => s + w.quantity, 0));
     // All categories or none: a refused hold releases the ones this request made.
     const made: HoldLine[] = [];
     try {
@@ -97,7 +97,7 @@ export const cartRoutes = (limiter: ShopLimiter): FastifyPluginAsync => async (a
     const max = date.seats.max_per_registration ?? date.seats.max;
     if (q === null || q < 1 || q > max) throw invalid(t('qty.invalid'), [t('qty.range', { title: date.title, min: 1, max })]);
     const cart = openCart(req);
-    admit(req, reply, cart, q);
+    await admit(req, reply, cart, q);
     const v = await createReservation(req.shopCtx, { dateId: date.id, quantity: q });
     writeCart(req, reply, { ...cart, lines: [...cart.lines, holdLine('event', date.id, v)] });
     return seeOther(reply, '/shop/cart');
@@ -121,7 +121,7 @@ export const cartRoutes = (limiter: ShopLimiter): FastifyPluginAsync => async (a
     if (!day.starts.some((s) => s.start.getTime() === at && s.bookable > 0)) throw new DomainError('SLOT_SOLD_OUT', 'start time not bookable');
     const cart = openCart(req);
     const line: CartLine = { kind: 'tour', id: tour.id, quantity: q!, start: new Date(at).toISOString(), languageId: languageId! };
-    admit(req, reply, cart, [line]);
+    await admit(req, reply, cart, [line]);
     writeCart(req, reply, { ...cart, lines: [...cart.lines, line] });
     return seeOther(reply, '/shop/cart');
   });
@@ -141,7 +141,7 @@ export const cartRoutes = (limiter: ShopLimiter): FastifyPluginAsync => async (a
   app.post('/cart/extend', { schema: { hide: true } }, async (req, reply) => {
     const cart = readCart(req);
     if (cart.order || cart.extended) return seeOther(reply, '/shop/cart');
-    limiter.take(visitorId(req, reply), req.ip);
+    await limiter.take(visitorId(req, reply), req.ip);
     const lines: CartLine[] = [];
     for (const l of cart.lines) {
       if (l.kind === 'tour') lines.push(l);

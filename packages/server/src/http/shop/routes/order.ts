@@ -1,16 +1,18 @@
 // The order's pages, keyed by its unguessable token: the summary with net, VAT and gross (the
-// domain's invoice arithmetic over the order's own priced lines) and the payment choice while it
-// is pending; the return from the provider's page; the confirmation with the documents, an
-// .ics file and the manage link once it is paid.
+// domain's invoice arithmetic over the order's own priced lines), its promo-code discounts, what
+// a gift card paid and what is still due, and the payment choice while it is pending; the return
+// from the provider's page; the confirmation with the documents, an .ics file and the manage
+// link once it is paid.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { orderDocumentByToken, type LinkKind } from '../../../domain/documents/orderDocumentByToken.ts';
 import { contentDisposition } from '../../../domain/documents/filename.ts';
 import { notFound, invalid } from '../../../domain/errors.ts';
-import { getOrder } from '../../../domain/orders/getOrder.ts';
-import { issueManageLink } from '../../../domain/shop/manageLink.ts';
+import { orderManageLink } from '../../../domain/shop/manageLink.ts';
+import { orderDiscounts } from '../../../domain/shop/orderDiscounts.ts';
 import { confirmOnReturn } from '../../../domain/payments/confirmPayment.ts';
-import { listPayments } from '../../../domain/payments/listPayments.ts';
-import { startPayment } from '../../../domain/payments/startPayment.ts';
+import { listPayments, paymentsOf } from '../../../domain/payments/listPayments.ts';
+import { amountDue, startPayment } from '../../../domain/payments/startPayment.ts';
+import { GIFT_CARD_REFUSALS } from './giftCard.ts';
 import { computeInvoiceTotals } from '../../../domain/pricing/vat.ts';
 import { paymentProviders } from '../../../providers/payments/index.ts';
 import { newCart, readCart, writeCart } from '../cart.ts';
@@ -18,21 +20,19 @@ import { shopTranslator } from '../i18n.ts';
 import { orderIcs } from '../ics.ts';
 import { field } from '../kit.ts';
 import { orderLines } from '../orderLines.ts';
+import { orderOf } from '../orderRef.ts';
 import { renderPage, seeOther } from '../render.ts';
 import { shopSettings } from '../settings.ts';
-
-const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
-
-/** The order named by the path's token; a number (an order id) is never accepted here. */
-async function orderOf(req: FastifyRequest) {
-  const token = (req.params as Record<string, string>).token ?? '';
-  if (!TOKEN.test(token) || /^\d+$/.test(token)) throw notFound('order');
-  return getOrder(req.shopCtx, token);
-}
 
 /** This server's origin as the visitor reached it (the provider sends the visitor back here). */
 function origin(req: FastifyRequest): string {
   return req.shopCtx.config.payments.publicUrl ?? `${req.protocol}://${req.host}`;
+}
+
+async function manageHref(req: FastifyRequest, order: { id: number; token: string; status: string }): Promise<string | null> {
+  if (order.status !== 'finalized') return null;
+  const token = await orderManageLink(req.shopCtx, order);
+  return token ? `/shop/manage/${token}` : null;
 }
 
 const DOCS: Record<string, { link: LinkKind; kind: string }> = {
@@ -55,11 +55,17 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
     const docs = Object.entries(DOCS)
       .filter(([k, d]) => order.documents.some((x) => x.kind === d.kind) && (k === 'invoice' || order.items.some((i) => i.type === { tickets: 'Ticket', events: 'Event', tours: 'Tour' }[k])))
       .map(([k, d]) => ({ key: k, ready: order.documents.some((x) => x.kind === d.kind && x.status === 'available') }));
+    // The money side: what a gift card paid, what is still due (the rest the provider takes).
+    const money = await paymentsOf(req.shopCtx.db, order);
+    const paidByCard = money.payments.filter((p) => p.provider === 'gift_card' && p.state === 'confirmed');
+    const due = order.status === 'pending' ? await amountDue(req.shopCtx.db, { ...order, status: 'pending' }) : 0;
+    const gc = field(req.query, 'gift_card', 30);
     return renderPage(req, reply, 'order', {
+      paidByCard, due, giftCardNote: gc === 'ok' || (GIFT_CARD_REFUSALS as readonly string[]).includes(gc) ? `gc.${gc}` : null,
       title: order.status === 'finalized' ? t('order.confirmed') : t('summary.title'),
-      order, lines, totals, providers: settings.providers, docs,
-      // The manage link's token is stored hashed, so each confirmation view issues a fresh one.
-      manage: order.status === 'finalized' ? `/shop/manage/${await issueManageLink(req.shopCtx, order.id)}` : null,
+      order, lines, totals, providers: settings.providers, docs, discounts: await orderDiscounts(req.shopCtx, order.id),
+      // The order's one link, issued when it was finalized; a view issues nothing.
+      manage: await manageHref(req, order),
     });
   });
 

@@ -11,9 +11,9 @@ import { serializePayment } from '../../../../domain/payments/json.ts';
 import { correctGiftCard, getGiftCard, issueGiftCard, listGiftCards } from '../../../../domain/vouchers/giftCards.ts';
 import { serializeGiftCard, serializeLedger } from '../../../../domain/vouchers/json.ts';
 import { cardOfCode, giftCardBalance, payWithGiftCard } from '../../../../domain/vouchers/redeem.ts';
-import { MemoryCounters } from '../../../../ops/rate-store.ts';
 import { giftCardPdfData } from '../../../../domain/vouchers/giftCardPdf.ts';
 import { Type } from 'typebox';
+import { GIFT_CARD_TRIES } from '../../../../ops/limiter.ts';
 import { giftCardReportRoutes } from './reports.ts';
 import { OrderIdParam, PaymentEnvelope } from '../payments/schemas.ts';
 import {
@@ -28,12 +28,11 @@ const tags = ['gift cards'];
 const Pdf = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The PDF.' });
 
 /** Balance look-ups per address and minute, on top of the general limits: codes are not for guessing. */
-export const BALANCE_LOOKUPS_PER_MINUTE = 10;
+export const BALANCE_LOOKUPS_PER_MINUTE = GIFT_CARD_TRIES.max;
 
 export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const zone = (req: FastifyRequest) => req.ctx.config.zone;
   const now = (req: FastifyRequest) => req.ctx.clock.now();
-  const lookups = new MemoryCounters();
   const card = (req: FastifyRequest, r: Awaited<ReturnType<typeof getGiftCard>>) => ({
     gift_card: serializeGiftCard(r.card, zone(req), now(req)),
     ledger: r.ledger.map((l) => serializeLedger(l, zone(req))),
@@ -84,8 +83,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/gift_cards/balance',
     { config: { access: publicRead, cache: 'live' }, schema: { tags, summary: 'Balance and end of a gift card, by its code (public, rate-limited)', querystring: BalanceQuery, response: { 200: Balance, ...errorResponses(422) } } },
     async (req) => {
-      const c = lookups.count(`ip:${req.ip}`, 60_000);
-      if (c.current > BALANCE_LOOKUPS_PER_MINUTE) throw new DomainError('RATE_LIMITED', 'too many gift card look-ups; try again later', { retryAfter: Math.max(1, Math.ceil(c.ttl / 1000)) });
+      await app.limiter.take(`gc:${req.ip}`, GIFT_CARD_TRIES, 'too many gift card look-ups; try again later');
       const b = await giftCardBalance(req.ctx, req.query.code);
       return { balance_cents: b.balance_cents, currency: b.currency, expires_at: b.expires_at.toISOString(), expired: b.expired };
     },
