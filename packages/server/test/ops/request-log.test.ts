@@ -151,6 +151,8 @@ describe('maskUrl', () => {
     assert.equal(maskUrl('/a?token=x&b=1'), '/a?token=****&b=1');
     // A manage-booking link opens the booking: only its last four characters are logged.
     assert.equal(maskUrl(`/shop/manage/mb_${'A'.repeat(39)}wxyz/move/3?date=2026-01-01`), '/shop/manage/mb_****wxyz/move/3?date=2026-01-01');
+    // So does the shop's order page, whose token opens the visitor's order.
+    assert.equal(maskUrl('/shop/orders/5fz5zLemrNaRtYrX-NJ4kQ/ics'), '/shop/orders/****J4kQ/ics');
     assert.equal(maskUrl('/a?Access_Token=x&api%5Fkey=y&token[]=z'), '/a?Access_Token=****&api%5Fkey=****&token[]=****');
     assert.equal(maskUrl('/a?tokens=x&q=token'), '/a?tokens=x&q=****');
     const t = `atr_abc123_${'A'.repeat(39)}wxyz`;

@@ -59,6 +59,8 @@ const SECRET_PARAMS = new Set([
 const BEARER_SHAPE = /atr_[a-z0-9]{1,16}_[A-Za-z0-9_-]{43}/g;
 // Manage-booking links (/shop/manage/mb_<43 chars>): the path is the visitor's only authority.
 const MANAGE_SHAPE = /mb_[A-Za-z0-9_-]{43}/g;
+// The shop's order pages (/shop/orders/<order token>/…): the token opens the visitor's order.
+const SHOP_ORDER_SHAPE = /(\/shop\/orders\/)([^/?#]+)/g;
 // E-mail addresses wherever they appear (a path segment, an unnamed parameter), raw or %40-escaped.
 const EMAIL_SHAPE = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
 
@@ -89,7 +91,8 @@ export function maskUrl(url: string): string {
       .join('&');
     out = `${url.slice(0, q)}?${query}`;
   }
-  return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`).replace(MANAGE_SHAPE, (t) => `mb_****${t.slice(-4)}`).replace(EMAIL_SHAPE, '****');
+  return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`).replace(MANAGE_SHAPE, (t) => `mb_****${t.slice(-4)}`)
+    .replace(SHOP_ORDER_SHAPE, (_, p: string, t: string) => `${p}****${t.slice(-4)}`).replace(EMAIL_SHAPE, '****');
 }
 
 /** Last 4 characters of the presented bearer value; nothing for values too short to be a token. */
