@@ -6,6 +6,7 @@ import { Webhooks } from './resources/webhookEndpoints.ts';
 import { Payments, Refunds } from './resources/payments.ts';
 import { GiftCards } from './resources/giftCards.ts';
 import { PromoCodes, getShop, type Shop } from './resources/promoCodes.ts';
+import { Vouchers } from './resources/vouchers.ts';
 import { MemoryStore, type CacheStore } from './cache.ts';
 import { Core } from './core.ts';
 import { endpoint } from './endpoints.ts';
@@ -85,6 +86,7 @@ export class AtriumClient {
   readonly payments: Payments;
   readonly giftCards: GiftCards;
   readonly promoCodes: PromoCodes;
+  readonly vouchers: Vouchers;
   readonly refunds: Refunds;
   private readonly core: Core;
 
@@ -139,6 +141,7 @@ export class AtriumClient {
     this.payments = new Payments(this.core);
     this.giftCards = new GiftCards(this.core);
     this.promoCodes = new PromoCodes(this.core);
+    this.vouchers = new Vouchers(this.core);
     this.refunds = new Refunds(this.core);
   }
 

@@ -15,4 +15,5 @@ export type { Scan, ScanInput, ScanPeopleInput, EntryConfig, Manifest, Occupancy
 export type { WebhookEndpoint, WebhookCreated, WebhookDelivery } from './resources/webhookEndpoints.ts';
 export type { Checkout, OrderPayments, Payment, Refund } from './resources/payments.ts';
 export type { GiftCard, GiftCardBalance, GiftCardWithLedger, IssuedGiftCard } from './resources/giftCards.ts';
-export type { PromoCode, Shop } from './resources/promoCodes.ts';
+export type { CodeDiscounts, CodeUsage, PromoCode, Shop } from './resources/promoCodes.ts';
+export type { IssuedVoucher, Voucher } from './resources/vouchers.ts';

@@ -18960,44 +18960,47 @@ export interface operations {
                      * @example {
                      *       "orders": [
                      *         {
-                     *           "id": 1,
-                     *           "foreign_id": "drop-1",
-                     *           "token": "THq1Z2-ouI9L2Ey9lsieMQ",
-                     *           "status": "pending",
+                     *           "id": 3,
+                     *           "foreign_id": null,
+                     *           "token": "tw7nS7LymzZavS2dZmbMLQ",
+                     *           "status": "expired",
                      *           "is_valid": false,
-                     *           "total_price_cents": 1400,
+                     *           "total_price_cents": 14000,
                      *           "currency": "EUR",
                      *           "source": "resellershop",
                      *           "customer_id": null,
                      *           "comment": null,
                      *           "reference": null,
-                     *           "created_at": "2026-11-24T06:54:01.613+01:00",
-                     *           "updated_at": "2026-11-24T06:54:01.613+01:00",
+                     *           "invoice": false,
+                     *           "rating": null,
+                     *           "created_at": "2026-11-27T22:27:44.193+01:00",
+                     *           "updated_at": "2026-11-27T22:27:44.193+01:00",
                      *           "finalized_at": null,
                      *           "cancelled_at": null,
-                     *           "expires_at": "2026-11-24T07:24:01.613+01:00",
+                     *           "expires_at": "2026-11-27T22:57:44.193+01:00",
                      *           "items": [
                      *             {
-                     *               "id": 1,
+                     *               "id": 5,
                      *               "type": "Ticket",
                      *               "status": "active",
-                     *               "price_cents": 1400,
+                     *               "price_cents": 14000,
                      *               "unit_price_cents": 1400,
                      *               "vat_pct": 7,
                      *               "tax_included": true,
-                     *               "quantity": 1,
+                     *               "quantity": 10,
                      *               "entries_used": 0,
                      *               "attributes": {
-                     *                 "id": 1,
-                     *                 "quantity": 1,
-                     *                 "start_time": "2026-11-29T10:00:00+01:00",
+                     *                 "id": 5,
+                     *                 "quantity": 10,
+                     *                 "start_time": "2026-12-01T11:30:00+01:00",
                      *                 "barcodes": [],
                      *                 "ticket_id": 1,
                      *                 "attendees": []
                      *               }
                      *             }
                      *           ],
-                     *           "documents": []
+                     *           "documents": [],
+                     *           "discounts": []
                      *         }
                      *       ],
                      *       "meta": {
@@ -19216,17 +19219,36 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "comment": "c",
+                 *       "reference": "r",
                  *       "finalize": false,
                  *       "items": [
                  *         {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 1,
-                 *             "time": "2026-12-01T09:00:00.000Z"
+                 *             "quantity": 2,
+                 *             "time": "2026-12-02T09:00:00.000Z"
+                 *           }
+                 *         },
+                 *         {
+                 *           "type": "Event",
+                 *           "attributes": {
+                 *             "id": 1,
+                 *             "quantity": 3
+                 *           }
+                 *         },
+                 *         {
+                 *           "type": "Tour",
+                 *           "attributes": {
+                 *             "id": 1,
+                 *             "start_time": "2026-12-02T10:00:00.000Z",
+                 *             "language_id": 1,
+                 *             "quantity": 12
                  *           }
                  *         }
-                 *       ]
+                 *       ],
+                 *       "total": 13560
                  *     }
                  */
                 "application/json": {
@@ -19285,63 +19307,47 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 25,
-                     *         "foreign_id": "batch-dup-1",
-                     *         "token": "fsps0kyD7jge9Mm56AARFg",
-                     *         "status": "finalized",
-                     *         "is_valid": true,
-                     *         "total_price_cents": 1400,
+                     *         "id": 1,
+                     *         "foreign_id": "fid-1",
+                     *         "token": "N_GiZHc2sFqTo4HE9F1cFA",
+                     *         "status": "pending",
+                     *         "is_valid": false,
+                     *         "total_price_cents": 2800,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T07:05:24.135+01:00",
-                     *         "updated_at": "2026-11-24T07:05:24.135+01:00",
-                     *         "finalized_at": "2026-11-24T07:05:24.135+01:00",
+                     *         "invoice": false,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T22:27:59.297+01:00",
+                     *         "updated_at": "2026-11-27T22:27:59.297+01:00",
+                     *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": null,
+                     *         "expires_at": "2026-11-27T22:57:59.297+01:00",
                      *         "items": [
                      *           {
-                     *             "id": 25,
+                     *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 1400,
+                     *             "price_cents": 2800,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
+                     *             "quantity": 2,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 25,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-11-29T12:00:00+01:00",
-                     *               "barcodes": [
-                     *                 {
-                     *                   "id": 25,
-                     *                   "barcode": "263851839344-4",
-                     *                   "status": "valid"
-                     *                 }
-                     *               ],
+                     *               "id": 1,
+                     *               "quantity": 2,
+                     *               "start_time": "2026-12-03T10:00:00+01:00",
+                     *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": [
-                     *           {
-                     *             "id": 49,
-                     *             "kind": "ticket",
-                     *             "status": "processing",
-                     *             "filename": "tickets-25.pdf"
-                     *           },
-                     *           {
-                     *             "id": 50,
-                     *             "kind": "invoice",
-                     *             "status": "processing",
-                     *             "filename": "invoice-25.pdf"
-                     *           }
-                     *         ]
+                     *         "documents": [],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -19439,38 +19445,80 @@ export interface operations {
                      *       "order": {
                      *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "e5LrkaoVePM3IfSbTByFag",
+                     *         "token": "gw97kOWK6wdW0JYyzaCR_A",
                      *         "status": "pending",
                      *         "is_valid": false,
-                     *         "total_price_cents": 1400,
+                     *         "total_price_cents": 13560,
                      *         "currency": "EUR",
-                     *         "source": "api",
+                     *         "source": "resellershop",
                      *         "customer_id": null,
-                     *         "comment": null,
-                     *         "reference": null,
-                     *         "created_at": "2026-11-27T22:05:55.105+01:00",
-                     *         "updated_at": "2026-11-27T22:05:55.105+01:00",
+                     *         "comment": "c",
+                     *         "reference": "r",
+                     *         "invoice": false,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T22:27:44.189+01:00",
+                     *         "updated_at": "2026-11-27T22:27:44.189+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-27T22:35:55.105+01:00",
+                     *         "expires_at": "2026-11-27T22:57:44.189+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 1400,
-                     *             "unit_price_cents": 1400,
+                     *             "price_cents": 2160,
+                     *             "unit_price_cents": 1200,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
+                     *             "quantity": 2,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-12-01T10:00:00+01:00",
+                     *               "quantity": 2,
+                     *               "start_time": "2026-12-02T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "type": "Event",
+                     *             "status": "active",
+                     *             "price_cents": 2400,
+                     *             "unit_price_cents": 800,
+                     *             "vat_pct": 0,
+                     *             "tax_included": true,
+                     *             "quantity": 3,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 2,
+                     *               "quantity": 3,
+                     *               "start_time": "2026-12-02T14:00:00+01:00",
+                     *               "barcodes": [],
+                     *               "date_id": 1,
+                     *               "event_id": 1,
+                     *               "language_id": null
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": 3,
+                     *             "type": "Tour",
+                     *             "status": "active",
+                     *             "price_cents": 9000,
+                     *             "unit_price_cents": 9000,
+                     *             "vat_pct": 0,
+                     *             "tax_included": true,
+                     *             "quantity": 12,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 3,
+                     *               "quantity": 12,
+                     *               "start_time": "2026-12-02T11:00:00+01:00",
+                     *               "barcodes": [],
+                     *               "tour_id": 1,
+                     *               "language_id": 1,
+                     *               "participants": 12
                      *             }
                      *           }
                      *         ],
@@ -19762,37 +19810,39 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 1,
+                     *         "id": 3,
                      *         "foreign_id": null,
-                     *         "token": "e5LrkaoVePM3IfSbTByFag",
-                     *         "status": "pending",
+                     *         "token": "tw7nS7LymzZavS2dZmbMLQ",
+                     *         "status": "expired",
                      *         "is_valid": false,
-                     *         "total_price_cents": 1400,
+                     *         "total_price_cents": 14000,
                      *         "currency": "EUR",
-                     *         "source": "api",
+                     *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-27T22:05:55.105+01:00",
-                     *         "updated_at": "2026-11-27T22:05:55.105+01:00",
+                     *         "invoice": false,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "updated_at": "2026-11-27T22:27:44.193+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-27T22:35:55.105+01:00",
+                     *         "expires_at": "2026-11-27T22:57:44.193+01:00",
                      *         "items": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 5,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 1400,
+                     *             "price_cents": 14000,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
+                     *             "quantity": 10,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 1,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-12-01T10:00:00+01:00",
+                     *               "id": 5,
+                     *               "quantity": 10,
+                     *               "start_time": "2026-12-01T11:30:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
@@ -20045,9 +20095,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "comment": "AVxi2K,",
-                 *       "reference": "pP(nP",
-                 *       "customer_id": 2
+                 *       "comment": "new",
+                 *       "reference": "R-1"
                  *     }
                  */
                 "application/json": {
@@ -20078,25 +20127,27 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 3,
-                     *         "foreign_id": "fz-order-reseller-false",
-                     *         "token": "w_OWu88nqgwKpfEqonccFg",
+                     *         "id": 11,
+                     *         "foreign_id": null,
+                     *         "token": "0vPbjgZ6cYf75Tv3KcLzrg",
                      *         "status": "pending",
                      *         "is_valid": false,
                      *         "total_price_cents": 1400,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
-                     *         "customer_id": 2,
-                     *         "comment": "AVxi2K,",
-                     *         "reference": "pP(nP",
-                     *         "created_at": "2026-11-24T07:07:01.470+01:00",
-                     *         "updated_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "customer_id": null,
+                     *         "comment": "new",
+                     *         "reference": "R-1",
+                     *         "invoice": false,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T23:58:44.193+01:00",
+                     *         "updated_at": "2026-11-27T23:58:44.193+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-24T07:37:01.470+01:00",
+                     *         "expires_at": "2026-11-28T00:28:44.193+01:00",
                      *         "items": [
                      *           {
-                     *             "id": 3,
+                     *             "id": 14,
                      *             "type": "Ticket",
                      *             "status": "active",
                      *             "price_cents": 1400,
@@ -20106,16 +20157,17 @@ export interface operations {
                      *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 3,
+                     *               "id": 14,
                      *               "quantity": 1,
-                     *               "start_time": "2026-11-26T10:00:00+01:00",
+                     *               "start_time": "2026-12-01T13:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": []
+                     *         "documents": [],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -20416,63 +20468,82 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 1,
+                     *         "id": 7,
                      *         "foreign_id": null,
-                     *         "token": "2qUIZtbWj1UP0OhpqUFWIQ",
+                     *         "token": "l-neXpuk2_OMtzuXYshKeQ",
                      *         "status": "cancelled",
                      *         "is_valid": false,
                      *         "total_price_cents": 0,
                      *         "currency": "EUR",
-                     *         "source": "api",
+                     *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T07:04:54.896+01:00",
-                     *         "updated_at": "2026-11-24T07:04:54.896+01:00",
-                     *         "finalized_at": null,
-                     *         "cancelled_at": "2026-11-24T07:04:54.896+01:00",
+                     *         "invoice": true,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T23:58:44.193+01:00",
+                     *         "updated_at": "2026-11-27T23:58:44.193+01:00",
+                     *         "finalized_at": "2026-11-27T23:58:44.193+01:00",
+                     *         "cancelled_at": "2026-11-27T23:58:44.193+01:00",
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 9,
                      *             "type": "Ticket",
                      *             "status": "cancelled",
-                     *             "price_cents": 1800,
-                     *             "unit_price_cents": 900,
-                     *             "vat_pct": 7,
-                     *             "tax_included": true,
-                     *             "quantity": 2,
-                     *             "entries_used": 0,
-                     *             "attributes": {
-                     *               "id": 1,
-                     *               "quantity": 2,
-                     *               "start_time": "2026-12-03T10:30:00+01:00",
-                     *               "barcodes": [],
-                     *               "ticket_id": 2,
-                     *               "attendees": []
-                     *             }
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "type": "Ticket",
-                     *             "status": "cancelled",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 14000,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 10,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 2,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-12-03T10:30:00+01:00",
-                     *               "barcodes": [],
+                     *               "id": 9,
+                     *               "quantity": 10,
+                     *               "start_time": "2026-12-01T12:00:00+01:00",
+                     *               "barcodes": [
+                     *                 {
+                     *                   "id": 18,
+                     *                   "barcode": "452632737794-7",
+                     *                   "status": "void"
+                     *                 },
+                     *                 {
+                     *                   "id": 19,
+                     *                   "barcode": "380542707492-7",
+                     *                   "status": "void"
+                     *                 },
+                     *                 {
+                     *                   "id": 20,
+                     *                   "barcode": "062263089399-1",
+                     *                   "status": "void"
+                     *                 }
+                     *               ],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
                      *           }
                      *         ],
-                     *         "documents": []
+                     *         "documents": [
+                     *           {
+                     *             "id": 8,
+                     *             "kind": "ticket",
+                     *             "status": "processing",
+                     *             "filename": "tickets-7.pdf"
+                     *           },
+                     *           {
+                     *             "id": 9,
+                     *             "kind": "invoice",
+                     *             "status": "processing",
+                     *             "filename": "invoice-7.pdf"
+                     *           },
+                     *           {
+                     *             "id": 10,
+                     *             "kind": "credit_note",
+                     *             "status": "processing",
+                     *             "filename": "credit-note-7-9.pdf"
+                     *           }
+                     *         ],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -21271,63 +21342,139 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 3,
+                     *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "Nd8sRhjS6qlBdCD754wYdg",
+                     *         "token": "k5vnXxH79d41fOv5KWdLDg",
                      *         "status": "finalized",
                      *         "is_valid": true,
-                     *         "total_price_cents": 1400,
+                     *         "total_price_cents": 14800,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-27T18:54:56.038+01:00",
-                     *         "updated_at": "2026-11-27T18:54:56.038+01:00",
-                     *         "finalized_at": "2026-11-27T18:54:56.038+01:00",
+                     *         "invoice": true,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "updated_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "finalized_at": "2026-11-27T22:27:44.193+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 3,
+                     *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 1400,
+                     *             "price_cents": 4200,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
+                     *             "quantity": 3,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 3,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-12-02T10:00:00+01:00",
+                     *               "id": 1,
+                     *               "quantity": 3,
+                     *               "start_time": "2026-12-01T10:30:00+01:00",
                      *               "barcodes": [
                      *                 {
-                     *                   "id": 4,
-                     *                   "barcode": "366888224373-0",
+                     *                   "id": 1,
+                     *                   "barcode": "723788704913-3",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 2,
+                     *                   "barcode": "297323808454-9",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 3,
+                     *                   "barcode": "781539062059-1",
                      *                   "status": "valid"
                      *                 }
                      *               ],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "type": "Event",
+                     *             "status": "active",
+                     *             "price_cents": 1600,
+                     *             "unit_price_cents": 800,
+                     *             "vat_pct": 0,
+                     *             "tax_included": true,
+                     *             "quantity": 2,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 2,
+                     *               "quantity": 2,
+                     *               "start_time": "2026-12-01T14:00:00+01:00",
+                     *               "barcodes": [
+                     *                 {
+                     *                   "id": 4,
+                     *                   "barcode": "533715878176-1",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 5,
+                     *                   "barcode": "739302846873-4",
+                     *                   "status": "valid"
+                     *                 }
+                     *               ],
+                     *               "date_id": 1,
+                     *               "event_id": 1,
+                     *               "language_id": null
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": 3,
+                     *             "type": "Tour",
+                     *             "status": "active",
+                     *             "price_cents": 9000,
+                     *             "unit_price_cents": 9000,
+                     *             "vat_pct": 0,
+                     *             "tax_included": true,
+                     *             "quantity": 8,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 3,
+                     *               "quantity": 8,
+                     *               "start_time": "2026-12-01T11:00:00+01:00",
+                     *               "barcodes": [
+                     *                 {
+                     *                   "id": 6,
+                     *                   "barcode": "069786704917-6",
+                     *                   "status": "valid"
+                     *                 }
+                     *               ],
+                     *               "tour_id": 1,
+                     *               "language_id": 1,
+                     *               "participants": 8
+                     *             }
                      *           }
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 5,
+                     *             "id": 1,
                      *             "kind": "ticket",
                      *             "status": "processing",
-                     *             "filename": "tickets-3.pdf"
+                     *             "filename": "tickets-1.pdf"
                      *           },
                      *           {
-                     *             "id": 6,
+                     *             "id": 2,
+                     *             "kind": "confirmation",
+                     *             "status": "processing",
+                     *             "filename": "confirmation-1.pdf"
+                     *           },
+                     *           {
+                     *             "id": 3,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-3.pdf"
+                     *             "filename": "invoice-1.pdf"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -23733,63 +23880,139 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 4,
-                     *         "foreign_id": "fz-order-reseller-true",
-                     *         "token": "JT_QQt3au0J6TyijHEBK2g",
+                     *         "id": 1,
+                     *         "foreign_id": null,
+                     *         "token": "k5vnXxH79d41fOv5KWdLDg",
                      *         "status": "finalized",
                      *         "is_valid": true,
-                     *         "total_price_cents": 1400,
+                     *         "total_price_cents": 14800,
                      *         "currency": "EUR",
                      *         "source": "resellershop",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
-                     *         "created_at": "2026-11-24T07:07:01.470+01:00",
-                     *         "updated_at": "2026-11-24T07:07:01.470+01:00",
-                     *         "finalized_at": "2026-11-24T07:07:01.470+01:00",
+                     *         "invoice": true,
+                     *         "rating": null,
+                     *         "created_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "updated_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "finalized_at": "2026-11-27T22:27:44.193+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 4,
+                     *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 1400,
+                     *             "price_cents": 4200,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 1,
+                     *             "quantity": 3,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 4,
-                     *               "quantity": 1,
-                     *               "start_time": "2026-11-26T10:00:00+01:00",
+                     *               "id": 1,
+                     *               "quantity": 3,
+                     *               "start_time": "2026-12-01T10:30:00+01:00",
                      *               "barcodes": [
                      *                 {
+                     *                   "id": 1,
+                     *                   "barcode": "723788704913-3",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
                      *                   "id": 2,
-                     *                   "barcode": "793248286324-4",
+                     *                   "barcode": "297323808454-9",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 3,
+                     *                   "barcode": "781539062059-1",
                      *                   "status": "valid"
                      *                 }
                      *               ],
                      *               "ticket_id": 1,
                      *               "attendees": []
                      *             }
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "type": "Event",
+                     *             "status": "active",
+                     *             "price_cents": 1600,
+                     *             "unit_price_cents": 800,
+                     *             "vat_pct": 0,
+                     *             "tax_included": true,
+                     *             "quantity": 2,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 2,
+                     *               "quantity": 2,
+                     *               "start_time": "2026-12-01T14:00:00+01:00",
+                     *               "barcodes": [
+                     *                 {
+                     *                   "id": 4,
+                     *                   "barcode": "533715878176-1",
+                     *                   "status": "valid"
+                     *                 },
+                     *                 {
+                     *                   "id": 5,
+                     *                   "barcode": "739302846873-4",
+                     *                   "status": "valid"
+                     *                 }
+                     *               ],
+                     *               "date_id": 1,
+                     *               "event_id": 1,
+                     *               "language_id": null
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": 3,
+                     *             "type": "Tour",
+                     *             "status": "active",
+                     *             "price_cents": 9000,
+                     *             "unit_price_cents": 9000,
+                     *             "vat_pct": 0,
+                     *             "tax_included": true,
+                     *             "quantity": 8,
+                     *             "entries_used": 0,
+                     *             "attributes": {
+                     *               "id": 3,
+                     *               "quantity": 8,
+                     *               "start_time": "2026-12-01T11:00:00+01:00",
+                     *               "barcodes": [
+                     *                 {
+                     *                   "id": 6,
+                     *                   "barcode": "069786704917-6",
+                     *                   "status": "valid"
+                     *                 }
+                     *               ],
+                     *               "tour_id": 1,
+                     *               "language_id": 1,
+                     *               "participants": 8
+                     *             }
                      *           }
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 3,
+                     *             "id": 1,
                      *             "kind": "ticket",
                      *             "status": "processing",
-                     *             "filename": "tickets-4.pdf"
+                     *             "filename": "tickets-1.pdf"
                      *           },
                      *           {
-                     *             "id": 4,
+                     *             "id": 2,
+                     *             "kind": "confirmation",
+                     *             "status": "processing",
+                     *             "filename": "confirmation-1.pdf"
+                     *           },
+                     *           {
+                     *             "id": 3,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-4.pdf"
+                     *             "filename": "invoice-1.pdf"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "discounts": []
                      *       }
                      *     }
                      */
@@ -24939,15 +25162,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "summer-10",
+                 *       "code": "TENPCT",
                  *       "kind": "percent",
                  *       "percent": 10,
-                 *       "cap_cents": 500,
-                 *       "channels": [
-                 *         "shop"
-                 *       ],
-                 *       "max_uses": 3,
-                 *       "visit_from": "2026-01-01"
+                 *       "cap_cents": 300
                  *     }
                  */
                 "application/json": {
@@ -24998,26 +25216,24 @@ export interface operations {
                      * @example {
                      *       "promo_code": {
                      *         "id": 1,
-                     *         "code": "SUMMER10",
+                     *         "code": "TENPCT",
                      *         "kind": "percent",
                      *         "percent": 10,
                      *         "amount_cents": null,
-                     *         "cap_cents": 500,
+                     *         "cap_cents": 300,
                      *         "buy_quantity": null,
                      *         "get_quantity": null,
                      *         "companion_ticket_id": null,
                      *         "ticket_ids": [],
                      *         "event_ids": [],
                      *         "tour_ids": [],
-                     *         "channels": [
-                     *           "shop"
-                     *         ],
+                     *         "channels": [],
                      *         "sale_from": null,
                      *         "sale_until": null,
-                     *         "visit_from": "2026-01-01",
+                     *         "visit_from": null,
                      *         "visit_until": null,
                      *         "min_quantity": 1,
-                     *         "max_uses": 3,
+                     *         "max_uses": null,
                      *         "max_uses_per_email": null,
                      *         "uses": 0,
                      *         "partner_account_id": null,
@@ -25247,29 +25463,27 @@ export interface operations {
                     /**
                      * @example {
                      *       "promo_code": {
-                     *         "id": 1,
-                     *         "code": "SUMMER10",
-                     *         "kind": "percent",
-                     *         "percent": 10,
-                     *         "amount_cents": null,
-                     *         "cap_cents": 500,
+                     *         "id": 7,
+                     *         "code": "ONCE",
+                     *         "kind": "amount",
+                     *         "percent": null,
+                     *         "amount_cents": 100,
+                     *         "cap_cents": null,
                      *         "buy_quantity": null,
                      *         "get_quantity": null,
                      *         "companion_ticket_id": null,
                      *         "ticket_ids": [],
                      *         "event_ids": [],
                      *         "tour_ids": [],
-                     *         "channels": [
-                     *           "shop"
-                     *         ],
+                     *         "channels": [],
                      *         "sale_from": null,
                      *         "sale_until": null,
-                     *         "visit_from": "2026-01-01",
+                     *         "visit_from": null,
                      *         "visit_until": null,
                      *         "min_quantity": 1,
-                     *         "max_uses": 3,
+                     *         "max_uses": 1,
                      *         "max_uses_per_email": null,
-                     *         "uses": 0,
+                     *         "uses": 1,
                      *         "partner_account_id": null,
                      *         "active": true
                      *       }
@@ -29907,11 +30121,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "ticket_id": 1,
-                 *       "quantity": 2,
-                 *       "start_at": "2026-12-01T13:00:00.000Z",
-                 *       "codes": [
-                 *         "holdten"
-                 *       ]
+                 *       "quantity": 10,
+                 *       "start_at": "2026-12-01T12:30:00.000Z"
                  *     }
                  */
                 "application/json": {
@@ -29941,19 +30152,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "QAxZksvTta3YQijDlAxvJg",
-                     *         "token": "QAxZksvTta3YQijDlAxvJg",
-                     *         "quantity": 2,
-                     *         "start_at": "2026-12-01T14:00:00+01:00",
-                     *         "valid_until": "2026-11-27T22:20:57.765+01:00",
-                     *         "ticket_id": 1,
-                     *         "price_cents": 2520,
-                     *         "discounts": [
-                     *           {
-                     *             "code": "HOLDTEN",
-                     *             "amount_cents": 280
-                     *           }
-                     *         ]
+                     *         "reservation_token": "X84XOGHX1VAbR5IxQhNv6g",
+                     *         "token": "X84XOGHX1VAbR5IxQhNv6g",
+                     *         "quantity": 10,
+                     *         "start_at": "2026-12-01T13:30:00+01:00",
+                     *         "valid_until": "2026-11-28T00:13:44.193+01:00",
+                     *         "ticket_id": 1
                      *       }
                      *     }
                      */
@@ -38427,8 +38631,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "ticket_id": 1,
-                 *       "language": "en"
+                 *       "ticket_id": 1
                  *     }
                  */
                 "application/json": {
@@ -38460,19 +38663,19 @@ export interface operations {
                      * @example {
                      *       "voucher": {
                      *         "id": 1,
-                     *         "code_last4": "8B7H",
+                     *         "code_last4": "VZWD",
                      *         "ticket_id": 1,
                      *         "price_cents": 1400,
                      *         "vat_pct": 7,
                      *         "currency": "EUR",
-                     *         "language": "en",
+                     *         "language": "de",
                      *         "recipient": null,
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "status": "valid",
                      *         "order_id": null,
                      *         "redeemed_at": null,
-                     *         "issued_at": "2026-11-27T22:05:57.765+01:00",
-                     *         "code": "03KNW9CD0ZXBHNEK8B7H"
+                     *         "issued_at": "2026-11-27T22:27:46.314+01:00",
+                     *         "code": "H3R56FPAMF53JYSFVZWD"
                      *       }
                      *     }
                      */

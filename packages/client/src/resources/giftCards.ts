@@ -28,6 +28,7 @@ const EP = {
   ledger: endpoint('GET', '/gift_cards/{id}/ledger'),
   liability: endpoint('GET', '/reports/gift_cards/liability'),
   movements: endpoint('GET', '/reports/gift_cards/ledger'),
+  pdf: endpoint('GET', '/gift_cards/{id}/pdf', { retry: 'once' }),
 };
 
 export class GiftCards {
@@ -66,6 +67,14 @@ export class GiftCards {
   /** Report: outstanding value of valid cards per currency (a liability). JSON; CSV through `format=csv` on the raw route. */
   async liability(o: ReadOptions = {}): Promise<GiftCardLiability> {
     return (await this.core.http.send(EP.liability, { ...o })).body as GiftCardLiability;
+  }
+  /**
+   * The card's PDF with its code: made once (the code is shown in it and never again), so keep
+   * the bytes; a second call is refused with CODE_NOT_APPLICABLE.
+   */
+  async pdf(id: number, o: WriteOptions = {}): Promise<Uint8Array> {
+    const res = await this.core.http.send(EP.pdf, { ...o, params: { id }, binary: true });
+    return res.bytes!;
   }
   /** Report: movements per kind between two days of the instance zone. */
   async movements(query: { from: string; to: string }, o: ReadOptions = {}): Promise<GiftCardMovements> {

@@ -8,6 +8,8 @@ import type { WriteOptions } from './crud.ts';
 type A = '/api/v4';
 export type PromoCode = OkBody<`${A}/promo_codes/{id}`, 'get'>['promo_code'];
 export type Shop = OkBody<`${A}/shop`, 'get'>['shop'];
+export type CodeUsage = OkBody<`${A}/reports/codes/usage`, 'get'>;
+export type CodeDiscounts = OkBody<`${A}/reports/codes/discounts`, 'get'>;
 
 const EP = {
   create: endpoint('POST', '/promo_codes'),
@@ -15,6 +17,8 @@ const EP = {
   get: endpoint('GET', '/promo_codes/{id}'),
   update: endpoint('PATCH', '/promo_codes/{id}'),
   shop: endpoint('GET', '/shop'),
+  usage: endpoint('GET', '/reports/codes/usage'),
+  discounts: endpoint('GET', '/reports/codes/discounts'),
 };
 
 export class PromoCodes {
@@ -31,6 +35,14 @@ export class PromoCodes {
   /** Switches a code on or off. */
   async update(id: number, body: BodyOf<`${A}/promo_codes/{id}`, 'patch'>, o: WriteOptions = {}): Promise<PromoCode> {
     return ((await this.core.http.send(EP.update, { ...o, params: { id }, body })).body as { promo_code: PromoCode }).promo_code;
+  }
+  /** Report: per promo code its partner, orders and discount total between two days. */
+  async usage(query: { from: string; to: string }, o: ReadOptions = {}): Promise<CodeUsage> {
+    return (await this.core.http.send(EP.usage, { ...o, query })).body as CodeUsage;
+  }
+  /** Report: every discount a code or voucher gave between two days. */
+  async discounts(query: { from: string; to: string }, o: ReadOptions = {}): Promise<CodeDiscounts> {
+    return (await this.core.http.send(EP.discounts, { ...o, query })).body as CodeDiscounts;
   }
 }
 

@@ -27,6 +27,20 @@ export async function promoErrors(ctx: Ctx, code: string, input: PromoInput): Pr
   if (input.kind === 'amount') need('amount_cents', 'the amount off');
   if (input.kind === 'buy_x_get_y') { need('buy_quantity', 'X, the admissions paid'); need('get_quantity', 'Y, the admissions reduced'); }
   if (input.kind === 'free_companion') need('buy_quantity', 'paid admissions per free companion');
+  // The ranges here too, not only in the API's schema: the console and the CLI reach this verb
+  // without it, and a value the table's checks refuse must be a 422 naming it, never a 500.
+  const within = (k: 'percent' | 'amount_cents' | 'cap_cents' | 'buy_quantity' | 'get_quantity' | 'min_quantity' | 'max_uses' | 'max_uses_per_email', lo: number, hi: number) => {
+    const v = input[k];
+    if (v !== undefined && (!Number.isInteger(v) || v < lo || v > hi)) errors.push(`${k} must be ${lo} to ${hi}`);
+  };
+  within('percent', 1, 100);
+  within('amount_cents', 1, 100_000_000);
+  within('cap_cents', 1, 100_000_000);
+  within('buy_quantity', 1, 100);
+  within('get_quantity', 1, 100);
+  within('min_quantity', 1, 10_000);
+  within('max_uses', 1, 100_000_000);
+  within('max_uses_per_email', 1, 100_000);
   for (const k of ['visit_from', 'visit_until', 'sale_from', 'sale_until'] as const) {
     if (input[k] !== undefined && !isValidDate(input[k]!)) errors.push(`${k} must be a date YYYY-MM-DD`);
   }
