@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
 import { MemoryCounters, RedisCounters, type CounterStore } from './rate-store.ts';
-import { closeRedis, createRedis, settle, type RedisLog } from './redis.ts';
+import type { RedisLog } from './throttled.ts';
 
 export interface Budget {
   max: number;
@@ -47,6 +47,8 @@ export const memoryLimiter = () => new Limiter(new MemoryCounters());
 /** The app's counter store: Redis when configured (closed by the returned `close`), else memory. */
 export async function counterStore(config: Pick<Config, 'redisUrl' | 'redisPrefix'>, log: RedisLog): Promise<{ store: CounterStore; close(): Promise<void> }> {
   if (!config.redisUrl) return { store: new MemoryCounters(), close: async () => undefined };
+  // Loaded only where Redis is configured: most nodes and every test without it skip the client.
+  const { closeRedis, createRedis, settle } = await import('./redis.ts');
   const redis = createRedis(config.redisUrl, log);
   await settle(redis);
   return { store: new RedisCounters(redis, `${config.redisPrefix}rl:`, log), close: () => closeRedis(redis) };

@@ -3,7 +3,7 @@
 // for as long as Redis fails (fail open: serving never depends on Redis, and each node still
 // enforces the limit on its own share of traffic); it uses Redis again as soon as Redis answers.
 import type { Redis } from 'ioredis';
-import { throttled, type RedisLog } from './redis.ts';
+import { throttled, type RedisLog } from './throttled.ts';
 
 export interface Count {
   current: number;

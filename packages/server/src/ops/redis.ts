@@ -4,22 +4,9 @@
 // reconnecting in the background so shared counting resumes by itself when Redis returns.
 import { Redis } from 'ioredis';
 
-export interface RedisLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
+import { throttled, type RedisLog } from './throttled.ts';
 
-/** Logs at most one line per `everyMs` for a recurring condition (an outage is one message, not thousands). */
-export function throttled(everyMs: number) {
-  let last = 0;
-  return (fn: () => void) => {
-    const now = Date.now();
-    if (now - last >= everyMs) {
-      last = now;
-      fn();
-    }
-  };
-}
+export type { RedisLog };
 
 export function createRedis(url: string, log: RedisLog): Redis {
   const warnOnce = throttled(30_000);

@@ -8,12 +8,9 @@ import sharp, { type OutputInfo } from 'sharp';
 import { DomainError } from '../errors.ts';
 import { sniffType } from '../documents/sniff.ts';
 
-export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+import { PICTURE_TYPES, VARIANTS, type VariantName } from './variants.ts';
 
-/** go~mus's picture sizes, as the longest edge in pixels; `original` keeps the full size. */
-export const VARIANTS = { teaser: 320, preview: 640, article: 1024, detail: 1600, original: null } as const;
-export type VariantName = keyof typeof VARIANTS;
-export const FORMATS = ['jpg', 'webp'] as const;
+export { FORMATS, PICTURE_TYPES, VARIANTS, type VariantName } from './variants.ts';
 
 export interface ProcessedPicture {
   contentType: string;

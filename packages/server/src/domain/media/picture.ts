@@ -1,7 +1,7 @@
 // The go~mus `picture` object of a stored picture, and the public view of an upload.
 import type { MediaRow } from '../../db/repositories/media.ts';
 import type { PictureJson } from '../../db/schema/index.ts';
-import { VARIANTS, type VariantName } from './images.ts';
+import { VARIANTS, type VariantName } from './variants.ts';
 
 /** Path of one variant; `/media/<key>/<variant>.<jpg|webp>` never changes its bytes. */
 export function variantPath(key: string, variant: VariantName, format: 'jpg' | 'webp' = 'jpg'): string {

@@ -14,7 +14,6 @@ import type { Ctx } from '../context.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { inMuseumScope } from '../principal.ts';
 import { assertStaff } from '../catalog/writeSupport.ts';
-import { processPicture } from './images.ts';
 import { mediaView, pictureJson, type MediaView } from './picture.ts';
 import { mediaStore } from './store.ts';
 
@@ -77,6 +76,8 @@ export async function attachPicture(
   a: { accountId: number | null; type: MediaTargetType; targetId: number; title: string | null; description: string | null; copyright: string | null; bytes: Buffer },
 ): Promise<MediaView> {
   const quota = a.accountId === null ? 0 : ctx.config.mediaQuota;
+  // The image library is loaded with the first upload, not with every server process.
+  const { processPicture } = await import('./images.ts');
   const picture = await processPicture(a.bytes, ctx.config.mediaMaxPixels);
   const sha256 = createHash('sha256').update(a.bytes).digest('hex');
   const key = sha256.slice(0, 32);

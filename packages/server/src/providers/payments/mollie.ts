@@ -4,7 +4,7 @@
 // MOLLIE_API_ENDPOINT points the SDK at a stand-in. The SDK speaks HTTPS only and trusts only its
 // own bundled certificate authorities (it has no option to add one), so a stand-in must be HTTPS
 // and its test process must accept its certificate (test/payments/support.ts).
-import { createMollieClient } from '@mollie/api-client';
+import type { MollieClient } from '@mollie/api-client';
 import type { PaymentSettings } from './settings.ts';
 import type { PaymentProvider, ProviderStatus } from './types.ts';
 
@@ -12,16 +12,18 @@ const value = (cents: number) => (cents / 100).toFixed(2);
 const cents = (v: string) => Math.round(Number(v) * 100);
 
 export function mollieProvider(settings: PaymentSettings['mollie'], publicUrl: string | undefined): PaymentProvider {
-  const mollie = createMollieClient({
+  // The SDK is loaded with the first call that needs it, not with every server process.
+  let client: Promise<MollieClient> | undefined;
+  const sdk = () => (client ??= import('@mollie/api-client').then(({ createMollieClient }) => createMollieClient({
     apiKey: settings.apiKey!.reveal(),
     ...(settings.apiEndpoint ? { apiEndpoint: settings.apiEndpoint } : {}),
-  });
+  })));
   const webhookUrl = publicUrl ? `${publicUrl}/api/v4/payments/mollie/webhook` : undefined;
   return {
     name: 'mollie',
     hosted: true,
     async startCheckout(order, amountCents, returnUrl, paymentId) {
-      const p = await mollie.payments.create({
+      const p = await (await sdk()).payments.create({
         amount: { currency: order.currency, value: value(amountCents) },
         description: `Order ${order.id}`,
         redirectUrl: returnUrl,
@@ -35,7 +37,7 @@ export function mollieProvider(settings: PaymentSettings['mollie'], publicUrl: s
       return { redirectUrl: url, providerRef: p.id };
     },
     async fetchStatus(ref): Promise<ProviderStatus> {
-      const p = await mollie.payments.get(ref);
+      const p = await (await sdk()).payments.get(ref);
       switch (p.status) {
         case 'paid':
           return { state: 'paid', amountCents: cents(p.amount.value), method: p.method ?? null };
@@ -50,10 +52,10 @@ export function mollieProvider(settings: PaymentSettings['mollie'], publicUrl: s
       }
     },
     async refund(ref, amountCents, idempotencyKey) {
-      const p = await mollie.payments.get(ref);
+      const p = await (await sdk()).payments.get(ref);
       let r;
       try {
-        r = await mollie.paymentRefunds.create({ paymentId: ref, amount: { currency: p.amount.currency, value: value(amountCents) }, idempotencyKey });
+        r = await (await sdk()).paymentRefunds.create({ paymentId: ref, amount: { currency: p.amount.currency, value: value(amountCents) }, idempotencyKey });
       } catch (err) {
         // Mollie answered and refused (4xx); anything else leaves the outcome unknown.
         const status = (err as { statusCode?: number }).statusCode;

@@ -2,7 +2,7 @@
 // id is the provider reference. Webhooks are verified with the SDK's constructEvent (the
 // Stripe-Signature header, HMAC-SHA256 over "t.body" with the endpoint secret) and then only
 // name the session to ask about again. STRIPE_API_BASE points the SDK at a stand-in (tests).
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentSettings } from './settings.ts';
 import type { PaymentProvider, ProviderStatus } from './types.ts';
 
@@ -22,16 +22,18 @@ function sessionExpiry(orderExpiresAt: Date): number {
 
 export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProvider {
   const base = settings.apiBase;
-  const stripe = new Stripe(settings.secretKey!.reveal(), {
+  // The SDK is loaded with the first call that needs it, not with every server process.
+  let client: Promise<Stripe> | undefined;
+  const sdk = () => (client ??= import('stripe').then(({ default: StripeSdk }) => new StripeSdk(settings.secretKey!.reveal(), {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
     ...(base ? { host: base.hostname, port: base.port || (base.protocol === 'http:' ? 80 : 443), protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
-  });
+  })));
   const webhookSecret = settings.webhookSecret!;
 
   async function paymentIntentOf(ref: string): Promise<string> {
-    const s = await stripe.checkout.sessions.retrieve(ref);
+    const s = await (await sdk()).checkout.sessions.retrieve(ref);
     const pi = typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id;
     if (!pi) throw new Error('the checkout session has no payment to refund');
     return pi;
@@ -41,7 +43,7 @@ export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProv
     name: 'stripe',
     hosted: true,
     async startCheckout(order, amountCents, returnUrl, paymentId) {
-      const s = await stripe.checkout.sessions.create(
+      const s = await (await sdk()).checkout.sessions.create(
         {
           mode: 'payment',
           line_items: [{ quantity: 1, price_data: { currency: order.currency.toLowerCase(), unit_amount: amountCents, product_data: { name: `Order ${order.id}` } } }],
@@ -60,7 +62,7 @@ export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProv
       return { redirectUrl: s.url, providerRef: s.id };
     },
     async fetchStatus(ref): Promise<ProviderStatus> {
-      const s = await stripe.checkout.sessions.retrieve(ref, { expand: ['payment_intent'] });
+      const s = await (await sdk()).checkout.sessions.retrieve(ref, { expand: ['payment_intent'] });
       if (s.payment_status === 'paid' || s.payment_status === 'no_payment_required') {
         return { state: 'paid', ...(s.amount_total !== null ? { amountCents: s.amount_total } : {}), method: s.payment_method_types?.[0] ?? null };
       }
@@ -75,7 +77,7 @@ export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProv
     async refund(ref, amountCents, idempotencyKey) {
       let r: Stripe.Refund;
       try {
-        r = await stripe.refunds.create({ payment_intent: await paymentIntentOf(ref), amount: amountCents }, { idempotencyKey });
+        r = await (await sdk()).refunds.create({ payment_intent: await paymentIntentOf(ref), amount: amountCents }, { idempotencyKey });
       } catch (err) {
         // Stripe answered and refused (4xx); anything else (no answer, 5xx) leaves the outcome unknown.
         const e = err as { type?: string; code?: string; message?: string };
@@ -91,7 +93,7 @@ export function stripeProvider(settings: PaymentSettings['stripe']): PaymentProv
       if (typeof sig !== 'string') return { ok: false, reason: 'missing Stripe-Signature header' };
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, sig, webhookSecret.reveal());
+        event = (await sdk()).webhooks.constructEvent(rawBody, sig, webhookSecret.reveal());
       } catch {
         return { ok: false, reason: 'signature does not verify' };
       }
