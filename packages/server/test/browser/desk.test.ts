@@ -25,7 +25,7 @@ before(async () => {
 });
 after(() => fx.t.close());
 
-test('the family sale by keyboard, a split payment, the sell button in view', async (t) => {
+test('the family sale by keyboard, a split payment, a partial cancellation and the cash closing', async (t) => {
   const reduced = await reducedTicket(fx);
   const browser = await launchChromium(t);
   if (!browser) return;
@@ -73,6 +73,7 @@ test('the family sale by keyboard, a split payment, the sell button in view', as
     assert.ok(keys <= 25 || clicks <= 8);
     const [o] = (await fx.t.database.db.execute<{ total: number; n: number }>(sql`select o.total_price_cents total, count(p.id)::int n from orders o join payments p on p.order_id = o.id where o.id = (select max(id) from orders) group by o.id`)).rows;
     assert.deepEqual(o, { total: 3700, n: 1 });
+    const [family] = (await fx.t.database.db.execute<{ order_id: number; item_id: number; unit: number }>(sql`select order_id, id as item_id, price_cents / quantity as unit from order_items where order_id = (select max(id) from orders) and ticket_id = ${fx.A.ticketId}`)).rows;
 
     // Split: 3 adults, 20 by card, the rest cash.
     await page.locator(`#q-T-${fx.A.ticketId}`).fill('3');
@@ -130,6 +131,34 @@ test('the family sale by keyboard, a split payment, the sell button in view', as
     const [walkIn] = (await fx.t.database.db.execute<{ ticket_id: number; start_at: Date }>(sql`select ticket_id, start_at from order_items where order_id = (select max(id) from orders)`)).rows;
     assert.equal(walkIn!.ticket_id, hourly);
     assert.equal(new Date(walkIn!.start_at).toISOString(), fx.at(13 * 60));
+
+    // A partial cancellation: one of the family's two adults. The refund is shown before anything
+    // changes, and the cash is paid back.
+    const unit = family!.unit;
+    const money = (c: number) => `€${(c / 100).toFixed(2)}`;
+    await page.goto(`${base}/console/orders/${family!.order_id}`);
+    await page.locator(`#qty-${family!.item_id}`).fill('1');
+    await page.getByRole('button', { name: 'Cancel the selected items…' }).click();
+    assert.equal((await page.locator('#refund-amount').textContent())?.trim(), money(unit), 'the refund is shown before confirming');
+    await noSeriousViolations(page, 'the cancellation with its refund');
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
+    await page.waitForURL(/notice=cancelledrefunded/);
+    const [refund] = (await fx.t.database.db.execute<{ amount_cents: number }>(sql`select r.amount_cents from refunds r join payments p on p.id = r.payment_id where p.order_id = ${family!.order_id}`)).rows;
+    assert.equal(refund?.amount_cents, unit);
+
+    // The cash closing of the day matches these sales: cash taken (37.00 + 22.00) less the adult
+    // refunded, plus the float; counted exactly, the difference is nil.
+    const expected = 10_000 + 3700 + 2200 - unit;
+    await page.goto(`${base}/console/closing?date=${fx.day}`);
+    await noSeriousViolations(page, 'the cash closing');
+    await page.getByLabel('Opening float').fill('100');
+    await page.getByLabel('Cash counted').fill((expected / 100).toFixed(2));
+    await page.getByRole('button', { name: 'Close the day' }).click();
+    await page.getByText('Difference').first().waitFor();
+    const [closing] = (await fx.t.database.db.execute<{ expected_cash_cents: number; difference_cents: number }>(sql`select expected_cash_cents, difference_cents from cash_closings order by id desc limit 1`)).rows;
+    assert.deepEqual(closing, { expected_cash_cents: expected, difference_cents: 0 });
+    await noSeriousViolations(page, 'the closed day');
+    await page.screenshot({ path: shot('closing') });
     assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
   } finally {
     await browser.close();

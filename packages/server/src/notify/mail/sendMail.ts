@@ -47,7 +47,9 @@ export async function sendMail(
   let attachments = isOrder ? await attachmentsFor(ctx.db, kind, m.subject_id, m.data?.cancelled_item_ids ?? []) : [];
   if (attachments === null) {
     if (waits < MAX_WAITS) {
-      const pause = Math.min(2_000 * 2 ** Math.min(waits, 5), 120_000);
+      // A PDF usually takes under a second: ask again after half a second, then back off to a
+      // minute between checks (the same bound as before, about 36 minutes over MAX_WAITS).
+      const pause = Math.min(500 * 2 ** Math.min(waits, 7), 64_000);
       await addJobs(ctx.db, [{ task: TASKS.sendMail, payload: { mailId: m.id, waits: waits + 1 }, key: `mail:${m.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + pause).toISOString() }]);
       return 'waiting';
     }
