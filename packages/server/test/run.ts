@@ -110,8 +110,10 @@ async function main() {
   const built = await building;
   const loader = built ? ['--enable-source-maps'] : ['--import', 'tsx'];
 
-  // ATRIUM_TEST_CONCURRENCY overrides the number of test files run at once (to measure another).
-  const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY) || (stress ? 1 : Math.max(2, Math.min(4, os.availableParallelism())));
+  // One test file more than there are cores (at most 4): files spend part of their time waiting
+  // (job queues, mail and webhook retries, browsers, child servers), and on two cores a third file
+  // fills those waits. ATRIUM_TEST_CONCURRENCY overrides it (to measure another).
+  const concurrency = Number(process.env.ATRIUM_TEST_CONCURRENCY) || (stress ? 1 : Math.min(4, os.availableParallelism() + 1));
   const child = spawn(
     process.execPath,
     [
