@@ -83,6 +83,12 @@ async function main() {
       return undefined;
     });
 
+  // The `atrium` command's bundle (bin/bundle.js), which the CLI and serve tests start: built here,
+  // while PostgreSQL starts, rather than by the first of them (several at once on a fresh clone).
+  const bundling = import('../bin/bundle.js')
+    .then(async ({ buildBundle, freshBundle }) => { if (!freshBundle(root)) await buildBundle(root); })
+    .catch((e: unknown) => console.log(`# could not build the atrium command's bundle (${e instanceof Error ? e.message : String(e)}): its tests run it from the sources`));
+
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   let tmp: string | undefined;
@@ -108,6 +114,7 @@ async function main() {
   await tplDb.close();
 
   const built = await building;
+  await bundling;
   const loader = built ? ['--enable-source-maps'] : ['--import', 'tsx'];
 
   // One test file more than there are cores (at most 4): files spend part of their time waiting
