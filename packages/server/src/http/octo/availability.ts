@@ -100,36 +100,44 @@ export async function calendar(req: FastifyRequest, t: TicketRow, body: Body, v:
   return (r?.days ?? []).map((d) => calendarDayOf(t, d, v));
 }
 
-export async function check(req: FastifyRequest, t: TicketRow, body: Body, v: View) {
+/**
+ * The days an availability check asks about (OCTO: exactly one of localDate, a date range, or
+ * availabilityIds) and, for ids, which ids to keep; null when no id names a date. `dateOfId`
+ * reads the date of one id (tickets and offers name their availabilities differently).
+ */
+export function checkWindow(body: Body, dateOfId: (id: string) => string | null): { from: string; to: string; wanted: Set<string> | null } | null {
   const hasDate = body.localDate !== undefined;
   const hasRange = body.localDateStart !== undefined || body.localDateEnd !== undefined;
   const hasIds = body.availabilityIds !== undefined;
   if (Number(hasDate) + Number(hasRange) + Number(hasIds) !== 1) {
     throw badRequest('give exactly one of localDate, localDateStart with localDateEnd, or availabilityIds');
   }
-  let from: string;
-  let to: string;
-  let wanted: Set<string> | null = null;
   if (hasDate) {
     const d = dateOrNull(body.localDate);
     if (!d) throw badRequest('localDate must be a date (YYYY-MM-DD)');
-    from = to = d;
-  } else if (hasRange) {
-    [from, to] = rangeOf(body.localDateStart, body.localDateEnd);
-  } else {
-    const ids = body.availabilityIds;
-    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || ids.some((x) => typeof x !== 'string')) {
-      throw badRequest('availabilityIds must be a list of 1 to 100 ids');
-    }
-    const dates = (ids as string[]).map((id) => parseAvailabilityId(t, id)?.date).filter((d): d is string => d !== undefined).sort();
-    if (dates.length === 0) return [];
-    [from, to] = [dates[0]!, dates.at(-1)!];
-    if (daysBetween(from, to) > 365) throw badRequest('availabilityIds span at most 366 days');
-    wanted = new Set(ids as string[]);
+    return { from: d, to: d, wanted: null };
   }
-  const r = await getTicketSlots(req.ctx, { ticketId: t.id, from, to });
+  if (hasRange) {
+    const [from, to] = rangeOf(body.localDateStart, body.localDateEnd);
+    return { from, to, wanted: null };
+  }
+  const ids = body.availabilityIds;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || ids.some((x) => typeof x !== 'string')) {
+    throw badRequest('availabilityIds must be a list of 1 to 100 ids');
+  }
+  const dates = (ids as string[]).map(dateOfId).filter((d): d is string => d !== null).sort();
+  if (dates.length === 0) return null;
+  const [from, to] = [dates[0]!, dates.at(-1)!];
+  if (daysBetween(from, to) > 365) throw badRequest('availabilityIds span at most 366 days');
+  return { from, to, wanted: new Set(ids as string[]) };
+}
+
+export async function check(req: FastifyRequest, t: TicketRow, body: Body, v: View) {
+  const w = checkWindow(body, (id) => parseAvailabilityId(t, id)?.date ?? null);
+  if (!w) return [];
+  const r = await getTicketSlots(req.ctx, { ticketId: t.id, from: w.from, to: w.to });
   const out = (r?.days ?? []).flatMap((d) => d.slots.map((s) => availabilityOf(t, d.date, s, v)));
-  return wanted ? out.filter((a) => wanted.has(a.id)) : out;
+  return w.wanted ? out.filter((a) => w.wanted!.has(a.id)) : out;
 }
 
 /** The one slot an availability id names, with what is left now; null when there is none. */

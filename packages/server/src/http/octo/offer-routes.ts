@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { bookableEvent, bookableTour, eventStarts, listBookableOffers, tourStarts, type OfferStart } from '../../domain/octo/offers.ts';
 import { addDays, daysBetween, localDateOf } from '../../domain/time.ts';
-import { dateOrNull, rangeOf } from './availability.ts';
+import { checkWindow, dateOrNull, rangeOf } from './availability.ts';
 import { badRequest, invalidOption, invalidProduct, invalidUnit } from './errors.ts';
 import { hhmm, unitIdOf } from './ids.ts';
 import type { OctoBooking } from '../../domain/octo/internal.ts';
@@ -90,34 +90,10 @@ export async function offerCalendar(req: FastifyRequest, o: OfferRow, body: Body
 }
 
 export async function offerCheck(req: FastifyRequest, o: OfferRow, body: Body, v: View) {
-  const hasDate = body.localDate !== undefined;
-  const hasRange = body.localDateStart !== undefined || body.localDateEnd !== undefined;
-  const hasIds = body.availabilityIds !== undefined;
-  if (Number(hasDate) + Number(hasRange) + Number(hasIds) !== 1) {
-    throw badRequest('give exactly one of localDate, localDateStart with localDateEnd, or availabilityIds');
-  }
-  let from: string;
-  let to: string;
-  let wanted: Set<string> | null = null;
-  if (hasDate) {
-    const d = dateOrNull(body.localDate);
-    if (!d) throw badRequest('localDate must be a date (YYYY-MM-DD)');
-    from = to = d;
-  } else if (hasRange) {
-    [from, to] = rangeOf(body.localDateStart, body.localDateEnd);
-  } else {
-    const ids = body.availabilityIds;
-    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || ids.some((x) => typeof x !== 'string')) {
-      throw badRequest('availabilityIds must be a list of 1 to 100 ids');
-    }
-    const dates = (ids as string[]).map((id) => dateOrNull(id.slice(0, 10))).filter((d): d is string => d !== null).sort();
-    if (dates.length === 0) return [];
-    [from, to] = [dates[0]!, dates.at(-1)!];
-    if (daysBetween(from, to) > 365) throw badRequest('availabilityIds span at most 366 days');
-    wanted = new Set(ids as string[]);
-  }
-  const out = (await startsOf(req, o, from, to)).map((s) => offerAvailabilityOf(o, s, v));
-  return wanted ? out.filter((a) => wanted.has(a.id)) : out;
+  const w = checkWindow(body, (id) => dateOrNull(id.slice(0, 10)));
+  if (!w) return [];
+  const out = (await startsOf(req, o, w.from, w.to)).map((s) => offerAvailabilityOf(o, s, v));
+  return w.wanted ? out.filter((a) => w.wanted!.has(a.id)) : out;
 }
 
 /** The one start an availability id names, with what is left now; null when there is none. */
