@@ -2,6 +2,7 @@
 // settings' allowed websites. The shop pages and the manage-booking pages build their
 // Content-Security-Policy with these, so a page is framed only by the museum's own sites.
 import type { FastifyReply } from 'fastify';
+import { pageCsp } from '../csp.ts';
 
 /** The `frame-ancestors` source list: this origin plus the allowed websites (origins only). */
 export function frameAncestors(origins: readonly string[]): string {
@@ -9,19 +10,9 @@ export function frameAncestors(origins: readonly string[]): string {
   return ["'self'", ...safe].join(' ');
 }
 
-/** The shop's strict CSP: scripts, styles and connections only from this origin; no inline code. */
+/** The shop's strict CSP (http/csp.ts), framed only by the allowed websites unless `noFraming`. */
 export function shopCsp(origins: readonly string[], extra: { formAction?: string[]; noFraming?: boolean } = {}): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    `form-action 'self'${extra.formAction?.length ? ` ${extra.formAction.join(' ')}` : ''}`,
-    `frame-ancestors ${extra.noFraming ? "'none'" : frameAncestors(origins)}`,
-  ].join('; ');
+  return pageCsp({ formAction: extra.formAction, frameAncestors: extra.noFraming ? "'none'" : frameAncestors(origins) });
 }
 
 /**

@@ -2,10 +2,9 @@
 // (a line whose offer is gone says so instead of failing the page). No amounts: the order's
 // summary shows what the domain priced.
 import type { Ctx } from '../../domain/context.ts';
-import { DomainError } from '../../domain/errors.ts';
 import type { CartLine } from './cart.ts';
 import type { ShopLocale } from './i18n.ts';
-import { eventDateOf, eventOf, museumOf, ticketOf, tourOf } from './offers.ts';
+import { eventDateOf, eventOf, museumOf, orNull, ticketOf, tourOf } from './offers.ts';
 import { shopPicture, type ShopPicture } from './picture.ts';
 
 export interface LineView {
@@ -21,15 +20,6 @@ export interface LineView {
   picture: ShopPicture | null;
   /** Whether the ticket asks for each visitor's name: 'none', 'optional' or 'required'. */
   attendees: string;
-}
-
-async function orNull<T>(p: Promise<T>): Promise<T | null> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
-    throw err;
-  }
 }
 
 export async function describeLines(ctx: Ctx, lines: CartLine[], locale: ShopLocale): Promise<LineView[]> {

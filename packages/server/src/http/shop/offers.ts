@@ -2,6 +2,7 @@
 // API (as an anonymous caller: what the 'shop' channel offers). The views are the API's own
 // records; the types below name only the fields the pages use.
 import type { Ctx } from '../../domain/context.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { getEvent } from '../../domain/catalog/getEvent.ts';
 import { getEventDate } from '../../domain/catalog/getEventDate.ts';
 import { getTicket } from '../../domain/catalog/getTicket.ts';
@@ -11,6 +12,16 @@ import { listExhibitions } from '../../domain/catalog/listExhibitions.ts';
 import { listMuseums } from '../../domain/catalog/listMuseums.ts';
 import { listTickets } from '../../domain/catalog/listTickets.ts';
 import { listTours } from '../../domain/catalog/listTours.ts';
+
+/** A lookup's answer, or null when the record is gone (a cart or order line whose offer was removed). */
+export async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
+    throw err;
+  }
+}
 import type { ShopLocale } from './i18n.ts';
 
 export interface Ref { id: number; name: string }

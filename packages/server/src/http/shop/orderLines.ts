@@ -1,10 +1,9 @@
 // An order's lines as its pages show them: the amounts the order stored (unit price, line total,
 // VAT rate: priced by the domain when the order was placed) with the offer's title and length.
 import type { Ctx } from '../../domain/context.ts';
-import { DomainError } from '../../domain/errors.ts';
 import type { OrderView } from '../../domain/orders/internal.ts';
 import type { ShopLocale } from './i18n.ts';
-import { eventDateOf, ticketOf, tourOf } from './offers.ts';
+import { eventDateOf, orNull, ticketOf, tourOf } from './offers.ts';
 
 export interface OrderLine {
   title: string;
@@ -18,15 +17,6 @@ export interface OrderLine {
   /** Minutes, for the calendar entry (a slot's length, the event's or the tour's). */
   minutes: number;
   allDay: boolean;
-}
-
-async function orNull<T>(p: Promise<T>): Promise<T | null> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
-    throw err;
-  }
 }
 
 export async function orderLines(ctx: Ctx, order: OrderView, locale: ShopLocale): Promise<OrderLine[]> {

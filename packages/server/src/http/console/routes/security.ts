@@ -4,18 +4,9 @@
 // setting reports it) and CSRF tokens compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageCsp } from '../../csp.ts';
 
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = pageCsp({ frameAncestors: "'none'" });
 
 export function consoleHeaders(reply: FastifyReply) {
   reply
