@@ -45,7 +45,8 @@ function clusterBase(): string {
   if (process.env.ATRIUM_TEST_PG_DIR) return process.env.ATRIUM_TEST_PG_DIR;
   try {
     fs.accessSync('/dev/shm', fs.constants.W_OK);
-    if (fs.statfsSync('/dev/shm').bavail * fs.statfsSync('/dev/shm').bsize > 2 ** 30) return '/dev/shm';
+    const shm = fs.statfsSync('/dev/shm');
+    if (shm.bavail * shm.bsize > 2 ** 30) return '/dev/shm';
   } catch {
     // no writable /dev/shm: the temporary directory
   }
@@ -89,13 +90,14 @@ async function main() {
     .then(async ({ buildBundle, freshBundle }) => { if (!freshBundle(root)) await buildBundle(root); })
     .catch((e: unknown) => console.log(`# could not build the atrium command's bundle (${e instanceof Error ? e.message : String(e)}): its tests run it from the sources`));
 
+  const base = clusterBase();
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   let tmp: string | undefined;
   if (adminUrl) {
     console.log(`# PostgreSQL under test: ${new URL(adminUrl).host} (TEST_DATABASE_URL)`);
   } else {
-    tmp = fs.mkdtempSync(path.join(clusterBase(), 'atrium-test-'));
+    tmp = fs.mkdtempSync(path.join(base, 'atrium-test-'));
     fs.chmodSync(tmp, 0o755);
     const server = await startEmbedded({ dir: path.join(tmp, 'pg'), persistent: false });
     adminUrl = server.url;
@@ -139,7 +141,7 @@ async function main() {
         ATRIUM_TEST_TEMPLATE: template,
         // The tests' own temporary directories (data directories, embedded clusters of the serve
         // and backup tests) in memory too, where the run's cluster is.
-        ...(clusterBase() === '/dev/shm' ? { TMPDIR: '/dev/shm' } : {}),
+        ...(base === '/dev/shm' ? { TMPDIR: base } : {}),
         ...(built ? { ATRIUM_TEST_PROGRAMS: JSON.stringify(Object.fromEntries(Object.entries(built.programs).map(([src, out]) => [path.relative(root, src), out]))) } : {}),
         ...(stress ? { ATRIUM_STRESS: '1' } : {}),
         // Catalogue statements kept by shape are rendered afresh as well and compared
