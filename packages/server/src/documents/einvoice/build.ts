@@ -212,11 +212,29 @@ function withPrecedingInvoice(xml: string, ref: NonNullable<IssuedInvoice['refer
   return xml.slice(0, at + anchor.length) + block + xml.slice(at + anchor.length);
 }
 
+/**
+ * Every text value as the library's XML builder (xmlbuilder2) must be handed it to come out as
+ * given. The builder first decodes its input once (`&amp;` → `&`, `&#38;` → `&`), then writes
+ * `<` and `>` escaped but leaves an `&` alone wherever it starts something entity-shaped, so
+ * "Kunst &S;" came out as an undefined entity (not well-formed) and a literal "&amp;" as "&".
+ * Given each `&` as `&amp;amp;`, the decoding leaves `&amp;`, which the writer keeps: the XML
+ * says exactly the text given. Applied after validation, so the EN 16931 schema checks
+ * (lengths, formats) see the text itself; test/documents/einvoice-text.test.ts pins the library
+ * behaviour this relies on.
+ */
+function forXmlBuilder<T>(v: T): T {
+  if (typeof v === 'string') return v.replace(/&/g, '&amp;amp;') as T;
+  if (Array.isArray(v)) return v.map(forXmlBuilder) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, forXmlBuilder(x)])) as T;
+  return v;
+}
+
 /** The e-invoice XML; throws when the library's EN 16931 checks reject the data. */
 export async function renderEInvoiceXml(inv: IssuedInvoice): Promise<Buffer> {
   const e = eInvoiceEngine();
-  const invoice = validateEInvoiceData(eInvoiceData(inv));
-  e.format.fillInvoiceDefaults(invoice);
+  const checked = validateEInvoiceData(eInvoiceData(inv));
+  e.format.fillInvoiceDefaults(checked);
+  const invoice = forXmlBuilder(checked);
   const out = await e.format.generate(invoice, { format: E_INVOICE_FORMAT, lang: inv.locale, noWarnings: true });
   const xml = typeof out === 'string' ? out : new TextDecoder().decode(out);
   return Buffer.from(inv.refers_to ? withPrecedingInvoice(xml, inv.refers_to) : xml, 'utf8');
