@@ -11,6 +11,7 @@ export * from './schedules.ts';
 export * from './entry.ts';
 export * from './staff.ts';
 export * from './staff-devices.ts';
+export * from './staff-password-links.ts';
 export * from './payments.ts';
 export * from './octo.ts';
 export * from './shop.ts';

@@ -4,8 +4,9 @@
 // "not found", as partner accounts are (domain/partners).
 import { DomainError, invalid, notFound } from '../errors.ts';
 import type { StaffCtx } from './principal.ts';
+import type { PasswordLink } from './passwordLinks.ts';
 import {
-  createStaffUser, disableStaffUser, enableStaffUser, listStaffUsers, resetStaffPassword, STAFF_PROBLEMS, type CreateStaffUserInput, type StaffUserView,
+  createStaffUserWithLink, disableStaffUser, enableStaffUser, listStaffUsers, resetStaffPasswordWithLink, STAFF_PROBLEMS, type CreateStaffUserInput, type StaffUserView,
 } from './users.ts';
 
 /** Whether a user with these museums lies within the acting admin's scope (empty = every museum). */
@@ -30,17 +31,18 @@ async function target(ctx: StaffCtx, id: number): Promise<StaffUserView> {
   return u;
 }
 
-export async function createStaffUserAs(ctx: StaffCtx, input: Omit<CreateStaffUserInput, 'password'>): Promise<{ user: StaffUserView; password: string }> {
+/** A new user, who sets their own password through the link returned (once). */
+export async function createStaffUserAs(ctx: StaffCtx, input: Omit<CreateStaffUserInput, 'password'>): Promise<{ user: StaffUserView; link: PasswordLink }> {
   assertAdmin(ctx);
   if (!withinScope(ctx, input.museumIds ?? [])) throw invalid('staff user could not be created', [STAFF_PROBLEMS.scope]);
-  return createStaffUser(ctx, ctx.staff, input);
+  return createStaffUserWithLink(ctx, ctx.staff, input);
 }
 
-/** A new generated password, returned once; the user's sessions end. */
-export async function resetStaffPasswordAs(ctx: StaffCtx, id: number): Promise<{ user: StaffUserView; password: string }> {
+/** The old password stops working and the user's sessions end; the link returned (once) sets a new one. */
+export async function resetStaffPasswordAs(ctx: StaffCtx, id: number): Promise<{ user: StaffUserView; link: PasswordLink }> {
   assertAdmin(ctx);
   await target(ctx, id);
-  return resetStaffPassword(ctx, ctx.staff, id);
+  return resetStaffPasswordWithLink(ctx, ctx.staff, id);
 }
 
 export async function setStaffUserEnabled(ctx: StaffCtx, id: number, enabled: boolean): Promise<StaffUserView> {

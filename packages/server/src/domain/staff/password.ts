@@ -10,9 +10,16 @@ const OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parall
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
 
+/** The messages of a refused new password (the console shows each in the user's words). */
+export const PASSWORD_PROBLEMS = {
+  short: `the password must have at least ${MIN_PASSWORD_LENGTH} characters`,
+  long: `the password must have at most ${MAX_PASSWORD_LENGTH} characters`,
+  mismatch: 'the new passwords do not match',
+} as const;
+
 export function checkPassword(pw: string): void {
-  if (typeof pw !== 'string' || pw.length < MIN_PASSWORD_LENGTH) throw invalid(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (pw.length > MAX_PASSWORD_LENGTH) throw invalid(`the password must have at most ${MAX_PASSWORD_LENGTH} characters`);
+  if (typeof pw !== 'string' || pw.length < MIN_PASSWORD_LENGTH) throw invalid(PASSWORD_PROBLEMS.short);
+  if (pw.length > MAX_PASSWORD_LENGTH) throw invalid(PASSWORD_PROBLEMS.long);
 }
 
 export function hashPassword(pw: string): Promise<string> {

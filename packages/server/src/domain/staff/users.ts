@@ -1,16 +1,19 @@
 // Staff users: created, listed, disabled, enabled and given a new password by an admin (console,
 // through manageStaff.ts, which adds the admin's museum scope) or the operator (CLI `atrium user
 // …`). Each change is audited in the same transaction; disabling or resetting a password also
-// ends every session of that user.
+// ends every session of that user and any set-password link (passwordLinks.ts). The console
+// gives a set-password link where the CLI prints a password.
 import type { DbOrTx } from '../../db/client.ts';
 import {
   allStaffUsers, disableStaffUserRow, enableStaffUserRow, insertStaffUser, staffUserByEmail, staffUserById, updateStaffUser, type StaffUserRow,
 } from '../../db/repositories/staff.ts';
+import { deletePasswordLinksOf } from '../../db/repositories/staffPasswordLinks.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit, type AuditActor } from '../audit/recordAudit.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError, invalid, notFound } from '../errors.ts';
 import { checkPassword, generatePassword, hashPassword } from './password.ts';
+import { issuePasswordLink, type PasswordLink } from './passwordLinks.ts';
 import { isStaffRole, type StaffRole } from './permissions.ts';
 import { revokeAllSessions } from './sessions.ts';
 
@@ -54,7 +57,21 @@ function view(r: StaffUserRow): StaffUserView {
   return { id: r.id, email: r.email, name: r.name, role: r.role as StaffRole, museumIds: r.museumIds, locale: r.locale as 'de' | 'en', createdAt: r.createdAt, disabledAt: r.disabledAt };
 }
 
+/** A new user with the given password (or one generated), returned once: the CLI's way. */
 export async function createStaffUser(ctx: Base, actor: AuditActor, input: CreateStaffUserInput): Promise<{ user: StaffUserView; password: string }> {
+  const password = input.password ?? generatePassword();
+  return addUser(ctx, actor, input, password, async () => ({ password }));
+}
+
+/**
+ * A new user with a set-password link instead of a password (the console's way): the password
+ * stored is a random one nobody is shown, so only the link lets the user in.
+ */
+export async function createStaffUserWithLink(ctx: Base, actor: AuditActor, input: Omit<CreateStaffUserInput, 'password'>): Promise<{ user: StaffUserView; link: PasswordLink }> {
+  return addUser(ctx, actor, input, generatePassword(), async (tx, user) => ({ link: await issuePasswordLink({ db: tx, clock: ctx.clock }, user.id) }));
+}
+
+async function addUser<R>(ctx: Base, actor: AuditActor, input: Omit<CreateStaffUserInput, 'password'>, password: string, more: (tx: DbOrTx, user: StaffUserView) => Promise<R>): Promise<{ user: StaffUserView } & R> {
   const email = (input.email ?? '').trim();
   const name = (input.name ?? '').trim();
   const errors: string[] = [];
@@ -66,7 +83,6 @@ export async function createStaffUser(ctx: Base, actor: AuditActor, input: Creat
   const museumIds = input.museumIds ?? [];
   if (museumIds.some((m) => !Number.isInteger(m) || m < 1)) errors.push(STAFF_PROBLEMS.museums);
   if (errors.length) throw invalid('staff user could not be created', errors);
-  const password = input.password ?? generatePassword();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
@@ -74,7 +90,7 @@ export async function createStaffUser(ctx: Base, actor: AuditActor, input: Creat
     if (await staffUserByEmail(tx, email)) throw invalid('staff user could not be created', [STAFF_PROBLEMS.taken]);
     const user = view(await insertStaffUser(tx, { email, name, passwordHash, role: input.role, museumIds, locale, createdAt: now, passwordChangedAt: now }));
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.create', entityType: 'staff_user', entityId: user.id, after: { email, name, role: user.role, museum_ids: museumIds, locale } });
-    return { user, password };
+    return { user, ...(await more(tx, user)) };
   });
 }
 
@@ -95,6 +111,7 @@ export async function disableStaffUser(ctx: Base, actor: AuditActor, key: string
   return transaction(ctx.db, async (tx) => {
     const u = await disableStaffUserRow(tx, row.id, now);
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
+    await deletePasswordLinksOf(tx, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.disable', entityType: 'staff_user', entityId: row.id, before: { disabled: row.disabledAt !== null }, after: { disabled: true } });
     return view(u);
   });
@@ -110,18 +127,32 @@ export async function enableStaffUser(ctx: Base, actor: AuditActor, key: string 
   });
 }
 
-/** A new password (generated unless given); every session of the user ends. */
+/** A new password (generated unless given), returned once: the CLI's way. Every session ends. */
 export async function resetStaffPassword(ctx: Base, actor: AuditActor, key: string | number, given?: string): Promise<{ user: StaffUserView; password: string }> {
-  const row = await findByEmailOrId(ctx, key);
   const password = given ?? generatePassword();
+  return replacePassword(ctx, actor, key, password, async () => ({ password }));
+}
+
+/**
+ * An admin's reset in the console: the old password stops working at once (a random one nobody
+ * is shown replaces it), every session ends, and the user sets a new one through the link.
+ */
+export async function resetStaffPasswordWithLink(ctx: Base, actor: AuditActor, key: string | number): Promise<{ user: StaffUserView; link: PasswordLink }> {
+  return replacePassword(ctx, actor, key, generatePassword(), async (tx, user) => ({ link: await issuePasswordLink({ db: tx, clock: ctx.clock }, user.id) }));
+}
+
+async function replacePassword<R>(ctx: Base, actor: AuditActor, key: string | number, password: string, more: (tx: DbOrTx, user: StaffUserView) => Promise<R>): Promise<{ user: StaffUserView } & R> {
+  const row = await findByEmailOrId(ctx, key);
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   return transaction(ctx.db, async (tx) => {
-    const u = await updateStaffUser(tx, row.id, { passwordHash, passwordChangedAt: now });
+    const u = view(await updateStaffUser(tx, row.id, { passwordHash, passwordChangedAt: now }));
     await revokeAllSessions({ db: tx, clock: ctx.clock }, row.id);
+    // An earlier link must not undo this reset; `more` may issue the one new link.
+    await deletePasswordLinksOf(tx, row.id);
     await recordAudit({ db: tx, clock: ctx.clock }, actor, { action: 'staff_user.reset_password', entityType: 'staff_user', entityId: row.id });
-    return { user: view(u), password };
+    return { user: u, ...(await more(tx, u)) };
   });
 }
 
