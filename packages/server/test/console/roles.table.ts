@@ -30,8 +30,8 @@ export const SELLERS: readonly StaffRole[] = ['admin', 'manager', 'box_office'];
 export const MANAGERS: readonly StaffRole[] = ['admin', 'manager'];
 export const ADMINS: readonly StaffRole[] = ['admin'];
 
-/** Routes that need no session (sign-in) and are covered by their own tests. */
-export const PUBLIC_ROUTES = ['GET /console', 'GET /console/login', 'POST /console/login'];
+/** Routes that need no session (sign-in, set-password links) and are covered by their own tests. */
+export const PUBLIC_ROUTES = ['GET /console', 'GET /console/login', 'POST /console/login', 'GET /console/set-password/:token', 'POST /console/set-password/:token'];
 
 export const ROUTES: RouteCase[] = [
   // Own account (every role). Sign-out routes end the session: tested last per role.

@@ -1,5 +1,6 @@
-// Staff users in the console (admins): created with a name, role and museums (the password shown
-// once, never cached, and it signs in), a new password after a confirmation page, disabled after
+// Staff users in the console (admins): created with a name, role and museums (a set-password link
+// shown once, never cached, that sets the password the user signs in with), a password reset
+// after a confirmation page (the old password stops working; a new link), disabled after
 // a confirmation page (sessions end, sign-in refused) and enabled again; each change audited with
 // the admin as actor. A scoped admin manages only users of their museums; managers are refused.
 // The audit log page reads as who / what / changed fields, filtered by where a change came from.
@@ -8,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { testApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
+import { linkOf, setPasswordThrough } from './passwordLinks.ts';
 import { anonymousBrowser, csrfOf, signIn, staffUser, type Browser } from './support.ts';
 
 const t = await testApp();
@@ -16,7 +18,14 @@ const db = t.database.db;
 let museumA: number, museumB: number;
 let admin: Browser, adminA: Browser, manager: Browser;
 let adminId = 0;
-const secretOf = (html: string) => /id="secret" class="secret" readonly value="([^"]+)"/.exec(html)?.[1];
+/** Sets a password through the link on an admin's page; the password. */
+async function passwordFrom(html: string, password = `pw-${Math.random().toString(36).slice(2)}-long`) {
+  const link = linkOf(html);
+  assert.ok(link, 'a set-password link on the page');
+  const res = await setPasswordThrough(t, link, password);
+  assert.equal(res.statusCode, 303, res.body.slice(0, 400));
+  return password;
+}
 const entries = async () =>
   (await db.execute<{ actor: string; action: string; staff_user_id: number | null; entity_id: string; after: Record<string, unknown> | null }>(sql`select * from audit_log where entity_type = 'staff_user' order by id`)).rows;
 const userId = async (email: string) => (await db.execute<{ id: number }>(sql`select id from staff_users where email = ${email}`)).rows[0]!.id;
@@ -31,18 +40,19 @@ before(async () => {
   manager = await signIn(t, (await staffUser(t, 'manager', [museumA])).email);
 });
 
-test('an admin creates a user; the password is shown once and signs in', async () => {
+test('an admin creates a user; the set-password link is shown once and its password signs in', async () => {
   const page = await admin.get('/console/staff');
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /href="\/console\/staff" aria-current="page"/, 'in the navigation');
   const res = await admin.post('/console/staff', { name: 'Erika <b>Muster</b>', email: 'erika@museum.example', role: 'box_office', museum_ids: String(museumA), locale: 'de' });
   assert.equal(res.statusCode, 200, res.body.slice(0, 600));
   assert.equal(res.headers['cache-control'], 'no-store');
-  const password = secretOf(res.body)!;
-  assert.match(password, /^[A-Za-z0-9]{20}$/);
+  const link = linkOf(res.body)!;
+  assert.match(link, /\/console\/set-password\/[A-Za-z0-9_-]{43}$/);
   const list = await admin.get('/console/staff');
   assert.ok(list.body.includes('Erika &lt;b&gt;Muster&lt;/b&gt;'), 'name escaped');
-  assert.ok(!list.body.includes(password), 'never shown again');
+  assert.ok(!list.body.includes(link), 'never shown again');
+  const password = await passwordFrom(res.body);
   const erika = await signIn(t, 'erika@museum.example', password);
   assert.equal((await erika.get('/console/sale')).statusCode, 200, 'box office role');
   assert.equal((await erika.get('/console/staff')).statusCode, 403);
@@ -51,6 +61,7 @@ test('an admin creates a user; the password is shown once and signs in', async (
   assert.equal(e!.after!.name, 'Erika <b>Muster</b>');
   assert.deepEqual(e!.after!.museum_ids, [museumA]);
   assert.ok(!JSON.stringify(await entries()).includes(password), 'no password in the log');
+  assert.ok(!JSON.stringify(await entries()).includes(link.split('/').pop()!), 'no link in the log');
 });
 
 test('bad input is shown on the form with what was typed kept; nothing is created', async () => {
@@ -67,7 +78,7 @@ test('bad input is shown on the form with what was typed kept; nothing is create
   assert.equal((await entries()).length, before);
 });
 
-test('a new password asks first, ends the sessions and is shown once', async () => {
+test('a password reset asks first, ends the sessions and shows a new link once', async () => {
   const id = await userId('erika@museum.example');
   const ask = await admin.post(`/console/staff/${id}/password`, {});
   assert.equal(ask.statusCode, 200);
@@ -76,7 +87,7 @@ test('a new password asks first, ends the sessions and is shown once', async () 
   const done = await admin.post(`/console/staff/${id}/password`, { confirm: '1' });
   assert.equal(done.statusCode, 200, done.body.slice(0, 400));
   assert.equal(done.headers['cache-control'], 'no-store');
-  const fresh = secretOf(done.body)!;
+  const fresh = await passwordFrom(done.body);
   await signIn(t, 'erika@museum.example', fresh);
   assert.equal((await entries()).filter((e) => e.action === 'staff_user.reset_password').length, 1);
 });
@@ -84,7 +95,7 @@ test('a new password asks first, ends the sessions and is shown once', async () 
 test('disabling asks first, ends the sessions and refuses sign-in; enabling lets the user in again', async () => {
   const id = await userId('erika@museum.example');
   const done = await admin.post(`/console/staff/${id}/password`, { confirm: '1' });
-  const password = secretOf(done.body)!;
+  const password = await passwordFrom(done.body);
   const erika = await signIn(t, 'erika@museum.example', password);
   const ask = await admin.post(`/console/staff/${id}/disable`, {});
   assert.equal(ask.statusCode, 200);

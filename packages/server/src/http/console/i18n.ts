@@ -18,12 +18,13 @@ import * as staff from './messages/staff.ts';
 import * as rights from './messages/rights.ts';
 import * as audit from './messages/audit.ts';
 import * as counter from './messages/counter.ts';
+import * as setPassword from './messages/setPassword.ts';
 
 export type Locale = 'de' | 'en';
 export const LOCALES: readonly Locale[] = ['de', 'en'];
 
 /** Add a line per messages module: `import * as x from '../../http/console/messages/x.ts'` and `x` here. */
-const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop, staff, rights, audit, vouchers, counter, pictures];
+const CATALOGUES: Array<{ de: Record<string, string>; en: Record<string, string> }> = [core, orders, day, requests, reports, schedules, partners, payments, desk, errors, shop, staff, rights, audit, vouchers, counter, pictures, setPassword];
 
 export const MESSAGES: Record<Locale, Record<string, string>> = {
   de: Object.assign({}, ...CATALOGUES.map((c) => c.de)),

@@ -61,6 +61,8 @@ const BEARER_SHAPE = /atr_[a-z0-9]{1,16}_[A-Za-z0-9_-]{43}/g;
 const MANAGE_SHAPE = /mb_[A-Za-z0-9_-]{43}/g;
 // The shop's order pages (/shop/orders/<order token>/…): the token opens the visitor's order.
 const SHOP_ORDER_SHAPE = /(\/shop\/orders\/)([^/?#]+)/g;
+// Staff set-password links (/console/set-password/<token>): the token sets an account's password.
+const SET_PASSWORD_SHAPE = /(\/console\/set-password(?:\/|%2F))([^/?#]+)/gi;
 // E-mail addresses wherever they appear (a path segment, an unnamed parameter), raw or %40-escaped.
 const EMAIL_SHAPE = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
 
@@ -92,7 +94,8 @@ export function maskUrl(url: string): string {
     out = `${url.slice(0, q)}?${query}`;
   }
   return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`).replace(MANAGE_SHAPE, (t) => `mb_****${t.slice(-4)}`)
-    .replace(SHOP_ORDER_SHAPE, (_, p: string, t: string) => `${p}****${t.slice(-4)}`).replace(EMAIL_SHAPE, '****');
+    .replace(SHOP_ORDER_SHAPE, (_, p: string, t: string) => `${p}****${t.slice(-4)}`).replace(EMAIL_SHAPE, '****')
+    .replace(SET_PASSWORD_SHAPE, (_, p: string) => `${p}****`);
 }
 
 /** Last 4 characters of the presented bearer value; nothing for values too short to be a token. */

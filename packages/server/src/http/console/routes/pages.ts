@@ -24,6 +24,7 @@ import { giftCardReportPages } from './giftCardReports.ts';
 import { promoCodePages } from './promoCodes.ts';
 import { saleGiftCardPages } from './saleGiftCards.ts';
 import { picturePages } from './pictures.ts';
+import { setPasswordPages } from './setPassword.ts';
 
 export const PAGES: Array<(deps: ConsoleDeps) => FastifyPluginAsync> = [authPages, dayPages, orderPages, orderCancelPages, paymentPages, salePages, closingPages, requestPages, schedulePages, eventDatePages, closurePages, partnerPages, webhookPages, reportPages, paymentReportPages, auditPages, shopSettingsPages, staffPages,
-  giftCardPages, saleGiftCardPages, promoCodePages, giftCardReportPages, picturePages];
+  giftCardPages, saleGiftCardPages, promoCodePages, giftCardReportPages, picturePages, setPasswordPages];

@@ -1,7 +1,8 @@
-// Staff users in the console (admins only): the list, a new user, a new password and disabling
+// Staff users in the console (admins only): the list, a new user, a password reset and disabling
 // or enabling a user, through domain/staff/manageStaff.ts (scope, audit entry in the verb's own
-// transaction). A generated password is shown once, on a page that is never cached; resetting a
-// password and disabling ask on a second page first, as both end the user's sessions.
+// transaction). A new user and a reset give a set-password link, mailed to the user and shown
+// once (staffLink.ts); resetting a password and disabling ask on a second page first, as both
+// end the user's sessions.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
 import { reportMuseums } from '../../../domain/reports/range.ts';
@@ -12,8 +13,8 @@ import { translator } from '../i18n.ts';
 import { idsOf } from './formInput.ts';
 import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { showSecretOnce } from './partners.ts';
 import { renderPage, seeOther } from './render.ts';
+import { showLinkOnce } from './staffLink.ts';
 
 /** The verb's field messages in the user's words (anything else is shown as given). */
 const DETAILS: Record<string, string> = {
@@ -40,7 +41,7 @@ async function listPage(req: FastifyRequest, reply: FastifyReply, form?: CreateF
   }, problems.length ? 422 : 200);
 }
 
-export const staffPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app) => {
+export const staffPages = (deps: ConsoleDeps): FastifyPluginAsync => async (app) => {
   consoleRoute(app, { method: 'GET', url: '/staff', action: 'users.manage' }, async (req, reply) => listPage(req, reply));
 
   consoleRoute(app, { method: 'POST', url: '/staff', action: 'users.manage' }, async (req, reply) => {
@@ -49,9 +50,7 @@ export const staffPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app
     const t = translator(req.consoleLocale);
     try {
       const r = await createStaffUserAs(req.staffCtx, { name: form.name, email: form.email, role: form.role, locale: form.locale || 'de', museumIds: form.museum_ids });
-      return showSecretOnce(req, reply, {
-        heading: t('staff.created', { email: r.user.email }), secret: r.password, back: '/console/staff', note: t('staff.password.once'), label: t('staff.password'),
-      });
+      return showLinkOnce(req, reply, deps, { kind: 'welcome', heading: t('staff.created', { email: r.user.email }), ...r });
     } catch (e) {
       if (!(e instanceof DomainError) || e.code !== 'VALIDATION_FAILED') throw e;
       return listPage(req, reply, form, (e.errors ?? [e.message]).map((m) => (DETAILS[m] ? t(DETAILS[m]!) : m)));
@@ -69,9 +68,7 @@ export const staffPages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app
       });
     }
     const r = await resetStaffPasswordAs(req.staffCtx, id);
-    return showSecretOnce(req, reply, {
-      heading: t('staff.reset.done', { email: r.user.email }), secret: r.password, back: '/console/staff', note: t('staff.password.once'), label: t('staff.password'),
-    });
+    return showLinkOnce(req, reply, deps, { kind: 'reset', heading: t('staff.reset.done', { email: r.user.email }), ...r });
   });
 
   consoleRoute(app, { method: 'POST', url: '/staff/:id/disable', action: 'users.manage' }, async (req, reply) => {
