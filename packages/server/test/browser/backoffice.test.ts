@@ -116,14 +116,15 @@ test('back office in Chromium: close a day with the preview, reports and CSV, pa
     await admin.getByRole('heading', { name: /^Closure created · Closure #\d+$/ }).first().waitFor();
     await noSeriousViolations(admin, 'audit log');
     await admin.screenshot({ path: shot('audit'), fullPage: true });
-    // Staff users: a new user, the password shown once, then listed.
+    // Staff users: a new user, the set-password link shown once, then listed.
     await admin.getByRole('link', { name: 'Staff', exact: true }).click();
     await noSeriousViolations(admin, 'staff users');
     await admin.locator('#s-name').fill('Erika Muster');
     await admin.locator('#s-email').fill('erika.browser@museum.example');
     await admin.locator('#s-role').selectOption('box_office');
     await admin.getByRole('button', { name: 'Create', exact: true }).click();
-    assert.match(await admin.locator('#secret').inputValue(), /^[A-Za-z0-9]{20}$/);
+    assert.match(await admin.locator('#secret').inputValue(), /\/console\/set-password\/[A-Za-z0-9_-]{43}$/);
+    await noSeriousViolations(admin, 'set-password link shown once');
     await admin.getByRole('link', { name: 'Saved – continue' }).click();
     await admin.getByRole('cell', { name: 'Erika Muster' }).waitFor();
     await admin.screenshot({ path: shot('staff'), fullPage: true });
