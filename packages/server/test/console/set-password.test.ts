@@ -93,6 +93,9 @@ test('reset → link → set: the new password signs in, the old one and every s
     { action: 'staff_user.reset_password', actor: 'chefin@museum.example' },
     { action: 'staff_user.set_password', actor: 'anna@museum.example' },
   ]);
+  const audit = await admin.get('/console/audit?action=staff_user.set_password');
+  assert.match(audit.body, /Password set through a link/);
+  assert.ok(!audit.body.includes(token), 'no token in the audit log');
 });
 
 test('a used link is refused and changes nothing', async () => {
