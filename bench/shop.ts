@@ -5,15 +5,20 @@
 // slot page against /tickets/:id/capacity (goal: shop/API ≥ 0.5, shop p99 ≤ 100 ms); then whole checkout
 // flows per second (a visitor's first page, two tickets into the cart, details, the pending
 // order, the demo payment and the confirmation page), from BENCH_FLOWS_CONNECTIONS visitors.
-//   npx tsx bench/shop.ts        BENCH_SECONDS (4), BENCH_CONNECTIONS (20), BENCH_FLOWS_CONNECTIONS (10)
+// Beside each rate: CPU per request (the server and its PostgreSQL backends, bench/lib/cpu.ts),
+// which moves far less than req/s when other work shares the cores.
+//   npx tsx bench/shop.ts        BENCH_SECONDS (4), BENCH_CONNECTIONS (20), BENCH_FLOWS_CONNECTIONS (10),
+//                                BENCH_ONLY=<substring of a row's name> (e.g. `slot`, `flows`)
 import { benchDatabase } from './lib/db.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
-import { load } from './lib/load.ts';
+import { cpuPerRequest, type CpuPerRequest } from './lib/cpu.ts';
+import { load, type LoadResult } from './lib/load.ts';
 import { startAtrium } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const FLOW_CONNECTIONS = Number(process.env.BENCH_FLOWS_CONNECTIONS ?? 10);
+const ONLY = process.env.BENCH_ONLY ?? '';
 const db = await benchDatabase();
 const cat = await slotCatalogue(db.database.db, ['Admission', 'Reduced']);
 const server = await startAtrium(db.url, { ATRIUM_DEMO: 'true', ATRIUM_SHOP_HOLDS_PER_VISITOR: '1000000', ATRIUM_SHOP_HOLDS_PER_ADDRESS: '1000000' });
@@ -26,19 +31,28 @@ const pairs: Array<[string, string, string[]]> = [
   ['slot page', `/shop/tickets/${id}?date=${day}`, [`/api/v4/tickets/${id}/capacity?date=${day}`]],
 ];
 
-/** The API side of a pair: whole sets of its reads per second, the worst p99 among them. */
+/** A measured load of one URL (after a second of warm-up) with its CPU per request. */
+async function measured(url: string): Promise<{ r: LoadResult; cpu: CpuPerRequest }> {
+  await load({ url: server.base + url, connections: CONNECTIONS, seconds: 1 });
+  let r!: LoadResult;
+  const cpu = await cpuPerRequest(db.database.db, server.pid, async () => (r = await load({ url: server.base + url, connections: CONNECTIONS, seconds: SECONDS })));
+  return { r, cpu };
+}
+
+/** The API side of a pair: whole sets of its reads per second, the worst p99 among them, CPU per set. */
 async function apiSide(urls: string[]) {
   let seconds = 0;
   let p99 = 0;
   let bad = 0;
+  let cpu = 0;
   for (const u of urls) {
-    await load({ url: server.base + u, connections: CONNECTIONS, seconds: 1 });
-    const r = await load({ url: server.base + u, connections: CONNECTIONS, seconds: SECONDS });
+    const { r, cpu: c } = await measured(u);
     seconds += 1 / r.rps;
     p99 = Math.max(p99, r.p99);
     bad += r.non2xx + r.errors;
+    cpu += c.serverMs + c.pgMs;
   }
-  return { rps: 1 / seconds, p99, bad };
+  return { rps: 1 / seconds, p99, bad, cpu };
 }
 
 function lastOf(ym: string): string {
@@ -49,14 +63,17 @@ function lastOf(ym: string): string {
 const rows: string[] = [];
 try {
   for (const [name, shop, api] of pairs) {
-    await load({ url: server.base + shop, connections: CONNECTIONS, seconds: 1 });
-    const s = await load({ url: server.base + shop, connections: CONNECTIONS, seconds: SECONDS });
+    if (!name.includes(ONLY)) continue;
+    const { r: s, cpu } = await measured(shop);
     const a = await apiSide(api);
     const bad = s.non2xx + s.errors + a.bad;
     const sets = api.length > 1 ? ` (sets of ${api.length} reads)` : '';
-    rows.push(`${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms | API ${Math.round(a.rps)} req/s${sets} p99 ${a.p99.toFixed(1)} ms | ratio ${(s.rps / a.rps).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`);
+    const shopCpu = cpu.serverMs + cpu.pgMs;
+    rows.push(
+      `${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms CPU ${shopCpu.toFixed(2)} ms | API ${Math.round(a.rps)} req/s${sets} p99 ${a.p99.toFixed(1)} ms CPU ${a.cpu.toFixed(2)} ms | ratio ${(s.rps / a.rps).toFixed(2)}, by CPU ${(a.cpu / shopCpu).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`,
+    );
   }
-  rows.push(await flows(server.base));
+  if ('checkout flows'.includes(ONLY)) rows.push(await flows(server.base));
 } finally {
   await server.stop();
   await db.dispose();
