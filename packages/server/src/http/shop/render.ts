@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readCart } from './cart.ts';
+import { cartCount } from './cart.ts';
 import { shopFormatters, shopTranslator, type ShopLocale } from './i18n.ts';
 import { visitorId } from './security.ts';
 import { shopCsp } from './frameAncestors.ts';
@@ -48,7 +48,6 @@ export async function renderPage(req: FastifyRequest, reply: FastifyReply, view:
   const settings = await shopSettings(req.shopCtx, req.shopLocale);
   // Websites the admin allowed may frame the shop; without any, framing stays refused.
   if (settings.embedOrigins.length) reply.header('content-security-policy', shopCsp(settings.embedOrigins)).removeHeader('x-frame-options');
-  const cart = readCart(req);
   const csrf = visitorId(req, reply);
   const vars = {
     title: '',
@@ -57,7 +56,7 @@ export async function renderPage(req: FastifyRequest, reply: FastifyReply, view:
     locale,
     settings,
     intro: settings.texts[locale].intro,
-    cartCount: cart.order ? 0 : cart.lines.length,
+    cartCount: cartCount(req),
     langLinks: { de: langLink(req.url, 'de'), en: langLink(req.url, 'en') },
     currency: req.shopCtx.config.currency,
   };
