@@ -11,7 +11,7 @@
 //                                BENCH_ONLY=<substring of a row's name> (e.g. `slot`, `flows`)
 import { benchDatabase } from './lib/db.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
-import { cpuPerRequest, type CpuPerRequest } from './lib/cpu.ts';
+import { cpuPerRequest, processCpu, type CpuPerRequest } from './lib/cpu.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { startAtrium } from './lib/servers.ts';
 
@@ -60,8 +60,28 @@ function lastOf(ym: string): string {
   return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
 
+/**
+ * Waits (at most 30 s) until the server is idle: after start it compiles the API's route schemas
+ * in the background (src/http/api/lazy-schemas.ts), which otherwise took CPU from the first pair's
+ * shop side only.
+ */
+async function settled(pid: number) {
+  const used = () => {
+    const c = processCpu(pid);
+    return c ? c.userMs + c.systemMs : 0;
+  };
+  let last = used();
+  for (let i = 0; i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = used();
+    if (now - last <= 20) return;
+    last = now;
+  }
+}
+
 const rows: string[] = [];
 try {
+  await settled(server.pid);
   for (const [name, shop, api] of pairs) {
     if (!name.includes(ONLY)) continue;
     const { r: s, cpu } = await measured(shop);
