@@ -1,7 +1,10 @@
 // The visitor shop against the JSON API for the same data: the shop's home page against the five
 // public lists it shows (museums, exhibitions, tickets, events, tours: a client that builds the
 // same page fetches all five, so the API side is the rate of whole sets, 1 / Σ 1/rate, and its
-// p99 the largest of the five), an offer's month calendar against /tickets/calendar, and a day's
+// p99 the largest of the five), an offer's month calendar against /tickets/calendar with and
+// without depth=all (the page shows per day available, few left, sold out or closed: the first
+// says which days can be booked, the second how many places are left; each row also gives the
+// ratio to the first alone, the pairing before), and a day's
 // slot page against /tickets/:id/capacity (goal: shop/API ≥ 0.5, shop p99 ≤ 100 ms); then whole checkout
 // flows per second (a visitor's first page, two tickets into the cart, details, the pending
 // order, the demo payment and the confirmation page), from BENCH_FLOWS_CONNECTIONS visitors.
@@ -27,7 +30,7 @@ const day = cat.slots[0]!.slice(0, 10);
 const month = day.slice(0, 7);
 const pairs: Array<[string, string, string[]]> = [
   ['home', '/shop', ['museums', 'exhibitions', 'tickets', 'events', 'tours'].map((l) => `/api/v4/${l}?per_page=25`)],
-  ['offer calendar', `/shop/tickets/${id}?month=${month}`, [`/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}`]],
+  ['offer calendar', `/shop/tickets/${id}?month=${month}`, ['', '&depth=all'].map((d) => `/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}${d}`)],
   ['slot page', `/shop/tickets/${id}?date=${day}`, [`/api/v4/tickets/${id}/capacity?date=${day}`]],
 ];
 
@@ -45,14 +48,16 @@ async function apiSide(urls: string[]) {
   let p99 = 0;
   let bad = 0;
   let cpu = 0;
+  const each: number[] = [];
   for (const u of urls) {
     const { r, cpu: c } = await measured(u);
+    each.push(r.rps);
     seconds += 1 / r.rps;
     p99 = Math.max(p99, r.p99);
     bad += r.non2xx + r.errors;
     cpu += c.serverMs + c.pgMs;
   }
-  return { rps: 1 / seconds, p99, bad, cpu };
+  return { rps: 1 / seconds, p99, bad, cpu, each };
 }
 
 function lastOf(ym: string): string {
@@ -87,7 +92,8 @@ try {
     const { r: s, cpu } = await measured(shop);
     const a = await apiSide(api);
     const bad = s.non2xx + s.errors + a.bad;
-    const sets = api.length > 1 ? ` (sets of ${api.length} reads)` : '';
+    const before = name === 'offer calendar' ? `; ratio to the first alone ${(s.rps / a.each[0]!).toFixed(2)}` : '';
+    const sets = api.length > 1 ? ` (sets of ${api.length} reads: ${a.each.map(Math.round).join(' + ')} req/s${before})` : '';
     const shopCpu = cpu.serverMs + cpu.pgMs;
     rows.push(
       `${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms CPU ${shopCpu.toFixed(2)} ms | API ${Math.round(a.rps)} req/s${sets} p99 ${a.p99.toFixed(1)} ms CPU ${a.cpu.toFixed(2)} ms | ratio ${(s.rps / a.rps).toFixed(2)}, by CPU ${(a.cpu / shopCpu).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`,
