@@ -1,19 +1,27 @@
 // The visitor shop against the JSON API for the same data: the shop's home page against the five
 // public lists it shows (museums, exhibitions, tickets, events, tours: a client that builds the
 // same page fetches all five, so the API side is the rate of whole sets, 1 / Σ 1/rate, and its
-// p99 the largest of the five), an offer's month calendar against /tickets/calendar, and a day's
+// p99 the largest of the five), an offer's month calendar against /tickets/calendar with and
+// without depth=all (the page shows per day available, few left, sold out or closed: the first
+// says which days can be booked, the second how many places are left; each row also gives the
+// ratio to the first alone, the pairing before), and a day's
 // slot page against /tickets/:id/capacity (goal: shop/API ≥ 0.5, shop p99 ≤ 100 ms); then whole checkout
 // flows per second (a visitor's first page, two tickets into the cart, details, the pending
 // order, the demo payment and the confirmation page), from BENCH_FLOWS_CONNECTIONS visitors.
-//   npx tsx bench/shop.ts        BENCH_SECONDS (4), BENCH_CONNECTIONS (20), BENCH_FLOWS_CONNECTIONS (10)
+// Beside each rate: CPU per request (the server and its PostgreSQL backends, bench/lib/cpu.ts),
+// which moves far less than req/s when other work shares the cores.
+//   npx tsx bench/shop.ts        BENCH_SECONDS (4), BENCH_CONNECTIONS (20), BENCH_FLOWS_CONNECTIONS (10),
+//                                BENCH_ONLY=<substring of a row's name> (e.g. `slot`, `flows`)
 import { benchDatabase } from './lib/db.ts';
 import { slotCatalogue } from './lib/catalogue.ts';
-import { load } from './lib/load.ts';
+import { cpuPerRequest, processCpu, type CpuPerRequest } from './lib/cpu.ts';
+import { load, type LoadResult } from './lib/load.ts';
 import { startAtrium } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const FLOW_CONNECTIONS = Number(process.env.BENCH_FLOWS_CONNECTIONS ?? 10);
+const ONLY = process.env.BENCH_ONLY ?? '';
 const db = await benchDatabase();
 const cat = await slotCatalogue(db.database.db, ['Admission', 'Reduced']);
 const server = await startAtrium(db.url, { ATRIUM_DEMO: 'true', ATRIUM_SHOP_HOLDS_PER_VISITOR: '1000000', ATRIUM_SHOP_HOLDS_PER_ADDRESS: '1000000' });
@@ -22,23 +30,34 @@ const day = cat.slots[0]!.slice(0, 10);
 const month = day.slice(0, 7);
 const pairs: Array<[string, string, string[]]> = [
   ['home', '/shop', ['museums', 'exhibitions', 'tickets', 'events', 'tours'].map((l) => `/api/v4/${l}?per_page=25`)],
-  ['offer calendar', `/shop/tickets/${id}?month=${month}`, [`/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}`]],
+  ['offer calendar', `/shop/tickets/${id}?month=${month}`, ['', '&depth=all'].map((d) => `/api/v4/tickets/calendar?ticket_ids[]=${id}&start_at=${month}-01&end_at=${lastOf(month)}${d}`)],
   ['slot page', `/shop/tickets/${id}?date=${day}`, [`/api/v4/tickets/${id}/capacity?date=${day}`]],
 ];
 
-/** The API side of a pair: whole sets of its reads per second, the worst p99 among them. */
+/** A measured load of one URL (after a second of warm-up) with its CPU per request. */
+async function measured(url: string): Promise<{ r: LoadResult; cpu: CpuPerRequest }> {
+  await load({ url: server.base + url, connections: CONNECTIONS, seconds: 1 });
+  let r!: LoadResult;
+  const cpu = await cpuPerRequest(db.database.db, server.pid, async () => (r = await load({ url: server.base + url, connections: CONNECTIONS, seconds: SECONDS })));
+  return { r, cpu };
+}
+
+/** The API side of a pair: whole sets of its reads per second, the worst p99 among them, CPU per set. */
 async function apiSide(urls: string[]) {
   let seconds = 0;
   let p99 = 0;
   let bad = 0;
+  let cpu = 0;
+  const each: number[] = [];
   for (const u of urls) {
-    await load({ url: server.base + u, connections: CONNECTIONS, seconds: 1 });
-    const r = await load({ url: server.base + u, connections: CONNECTIONS, seconds: SECONDS });
+    const { r, cpu: c } = await measured(u);
+    each.push(r.rps);
     seconds += 1 / r.rps;
     p99 = Math.max(p99, r.p99);
     bad += r.non2xx + r.errors;
+    cpu += c.serverMs + c.pgMs;
   }
-  return { rps: 1 / seconds, p99, bad };
+  return { rps: 1 / seconds, p99, bad, cpu, each };
 }
 
 function lastOf(ym: string): string {
@@ -46,17 +65,41 @@ function lastOf(ym: string): string {
   return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
 
+/**
+ * Waits (at most 30 s) until the server is idle: after start it compiles the API's route schemas
+ * in the background (src/http/api/lazy-schemas.ts), which otherwise took CPU from the first pair's
+ * shop side only.
+ */
+async function settled(pid: number) {
+  const used = () => {
+    const c = processCpu(pid);
+    return c ? c.userMs + c.systemMs : 0;
+  };
+  let last = used();
+  for (let i = 0; i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = used();
+    if (now - last <= 20) return;
+    last = now;
+  }
+}
+
 const rows: string[] = [];
 try {
+  await settled(server.pid);
   for (const [name, shop, api] of pairs) {
-    await load({ url: server.base + shop, connections: CONNECTIONS, seconds: 1 });
-    const s = await load({ url: server.base + shop, connections: CONNECTIONS, seconds: SECONDS });
+    if (!name.includes(ONLY)) continue;
+    const { r: s, cpu } = await measured(shop);
     const a = await apiSide(api);
     const bad = s.non2xx + s.errors + a.bad;
-    const sets = api.length > 1 ? ` (sets of ${api.length} reads)` : '';
-    rows.push(`${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms | API ${Math.round(a.rps)} req/s${sets} p99 ${a.p99.toFixed(1)} ms | ratio ${(s.rps / a.rps).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`);
+    const before = name === 'offer calendar' ? `; ratio to the first alone ${(s.rps / a.each[0]!).toFixed(2)}` : '';
+    const sets = api.length > 1 ? ` (sets of ${api.length} reads: ${a.each.map(Math.round).join(' + ')} req/s${before})` : '';
+    const shopCpu = cpu.serverMs + cpu.pgMs;
+    rows.push(
+      `${name.padEnd(16)} shop ${Math.round(s.rps)} req/s p99 ${s.p99.toFixed(1)} ms CPU ${shopCpu.toFixed(2)} ms | API ${Math.round(a.rps)} req/s${sets} p99 ${a.p99.toFixed(1)} ms CPU ${a.cpu.toFixed(2)} ms | ratio ${(s.rps / a.rps).toFixed(2)}, by CPU ${(a.cpu / shopCpu).toFixed(2)} (goal ≥ 0.5, p99 ≤ 100 ms)${bad ? `  ${bad} failed` : ''}`,
+    );
   }
-  rows.push(await flows(server.base));
+  if ('checkout flows'.includes(ONLY)) rows.push(await flows(server.base));
 } finally {
   await server.stop();
   await db.dispose();

@@ -25,6 +25,10 @@ declare module 'fastify' {
     memoKey?: string;
     memoGen?: number;
   }
+  interface FastifyInstance {
+    /** The answer cache while answers are kept (mode `all`): for pages built from catalogue reads (the shop). */
+    catalogAnswers?: ResponseCache;
+  }
 }
 
 /**
@@ -61,6 +65,8 @@ const TTL_MS = 10 * 60_000;
  */
 export class ResponseCache {
   readonly lru = new Lru<Buffer>(2_000, 64 * 1024 * 1024);
+  /** Catalogue data behind answers built elsewhere (`value`), kept and cleared with the answers. */
+  readonly values = new Lru<unknown>(2_000, 32 * 1024 * 1024);
   hits = 0;
   misses = 0;
   private day = { from: 0, to: -1, date: '' };
@@ -74,6 +80,30 @@ export class ResponseCache {
 
   clear(): void {
     this.lru.clear();
+    this.values.clear();
+  }
+
+  /**
+   * A catalogue read for an answer another transport renders (the shop's pages), kept under the
+   * same rules as the JSON answers: `key` names the read and what it depends on besides the
+   * catalogue version and the local date, which are added here; bypassed while the listener is
+   * down; cleared on every catalogue change. Never for live availability. A failed read (an
+   * unknown id) is not kept.
+   */
+  async value<T>(key: string, now: Date, load: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+    if (!this.isLive()) return load();
+    const full = `${key}|v${this.version()}|${this.today(now)}`;
+    const t = Date.now();
+    const hit = this.values.get(full, t);
+    if (hit !== undefined) {
+      this.hits++;
+      return hit as T;
+    }
+    this.misses++;
+    const gen = this.values.gen;
+    const value = await load();
+    if (this.isLive()) this.values.set(full, value, full.length + bytes(value), t + TTL_MS, gen);
+    return value;
   }
 
   /** The instance-local date, recomputed only when `now` leaves the cached day. */
@@ -100,6 +130,7 @@ export class ResponseCache {
 
   register(app: FastifyInstance, scope: AnswerScope): void {
     this.scope = scope;
+    app.decorate('catalogAnswers', this as ResponseCache);
     // A callback hook, not an async one: an async hook that answers must return `reply`, and
     // resolving a promise with `reply` (a thenable) makes Fastify wait for the response's end with
     // stream listeners on every hit, a measurable cost on the warm catalogue list. Answering without calling done() ends the chain the same way.

@@ -62,7 +62,19 @@ function range(month: string, today: string) {
 
 export async function ticketMonth(ctx: Ctx, ticketId: number, zone: string, asked: unknown): Promise<Month> {
   const { month, today } = pickMonth(ctx, zone, asked);
-  const r = range(month, today);
+  return grid(month, today, await ticketStates(ctx, ticketId, range(month, today)));
+}
+
+/** The state of one day (today or later) as the month calendar shows it, computed for that day alone. */
+export async function ticketDayState(ctx: Ctx, ticketId: number, date: string): Promise<DayState> {
+  return (await ticketStates(ctx, ticketId, { startAt: date, endAt: date }))(date);
+}
+
+/**
+ * A day's state (not yet past) within `r`: available, few left, sold out or closed,
+ * from the verbs' bookable days and places left per quota.
+ */
+async function ticketStates(ctx: Ctx, ticketId: number, r: { startAt: string; endAt: string }): Promise<(date: string) => DayState> {
   const input = { ticketIds: [ticketId], ...r };
   const [bookable, quotas] = await Promise.all([getTicketCalendar(ctx, input), getTicketCalendarQuotas(ctx, input)]);
   // Places left on a day: the tightest quota's places over all its slots.
@@ -72,14 +84,29 @@ export async function ticketMonth(ctx: Ctx, ticketId: number, zone: string, aske
     const hasSlots = groups.some((g) => g.quota.capacities.length > 0);
     left.set(date, hasSlots ? Math.min(...slots) : null);
   }
-  return grid(month, today, (d) => {
+  return (d) => {
     const l = left.get(d);
     if (l === null || l === undefined) return bookable.get(d) ? 'available' : 'closed';
     // Not bookable with places left (the day's last entry passed, outside the ticket's
     // validity): closed for sale rather than sold out.
     if (!bookable.get(d)) return l > 0 ? 'closed' : 'soldout';
     return l <= FEW_LEFT ? 'few' : 'available';
-  });
+  };
+}
+
+export interface DayNav { month: string; prev: string | null; next: string | null }
+
+/**
+ * The day page's way on: the day before and after (within the months the calendar offers) and
+ * its month's calendar. `null` when `date` is not a day the calendar offers (past, too far ahead).
+ */
+export function dayNav(ctx: Ctx, zone: string, date: string): DayNav | null {
+  const { month, today } = pickMonth(ctx, zone, date.slice(0, 7));
+  if (date < today || month !== date.slice(0, 7)) return null;
+  const before = addDays(date, -1);
+  const after = addDays(date, 1);
+  const last = lastDay(shiftMonth(today.slice(0, 7), MONTHS_AHEAD));
+  return { month, prev: before >= today ? before : null, next: after <= last ? after : null };
 }
 
 export async function tourMonth(ctx: Ctx, tourId: number, zone: string, asked: unknown): Promise<Month> {

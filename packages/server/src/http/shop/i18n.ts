@@ -33,24 +33,40 @@ export function shopLocale(query: unknown, cookie: unknown, header: string | und
   return 'de';
 }
 
+// Formatters are made once per language, zone and style and reused: building an Intl formatter
+// costs far more than formatting with one, and a page formats every slot, day and price.
 const dtf = new Map<string, Intl.DateTimeFormat>();
-function fmt(locale: ShopLocale, zone: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${zone}|${JSON.stringify(opts)}`;
+function fmt(locale: ShopLocale, zone: string, style: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${zone}|${style}`;
   let f = dtf.get(key);
   if (!f) dtf.set(key, (f = new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', { timeZone: zone, ...opts })));
   return f;
 }
+const nf = new Map<string, Intl.NumberFormat>();
+function moneyFormat(tag: string, currency: string): Intl.NumberFormat {
+  const key = `${tag}|${currency}`;
+  let f = nf.get(key);
+  if (!f) nf.set(key, (f = new Intl.NumberFormat(tag, { style: 'currency', currency })));
+  return f;
+}
 
-export function shopFormatters(locale: ShopLocale) {
+function formatters(locale: ShopLocale) {
   const tag = locale === 'de' ? 'de-DE' : 'en-GB';
   return {
-    time: (d: Date, zone: string) => fmt(locale, zone, { hour: '2-digit', minute: '2-digit' }).format(d),
-    dateTime: (d: Date, zone: string) => fmt(locale, zone, { dateStyle: 'full', timeStyle: 'short' }).format(d),
+    time: (d: Date, zone: string) => fmt(locale, zone, 'time', { hour: '2-digit', minute: '2-digit' }).format(d),
+    dateTime: (d: Date, zone: string) => fmt(locale, zone, 'dateTime', { dateStyle: 'full', timeStyle: 'short' }).format(d),
     /** A YYYY-MM-DD calendar date, spelled out. */
-    day: (iso: string) => fmt(locale, 'UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${iso}T12:00:00Z`)),
-    month: (ym: string) => fmt(locale, 'UTC', { month: 'long', year: 'numeric' }).format(new Date(`${ym}-15T12:00:00Z`)),
-    weekdayShort: (i: number) => fmt(locale, 'UTC', { weekday: 'short' }).format(new Date(Date.UTC(2024, 0, 1 + i))),
-    money: (cents: number, currency: string) => new Intl.NumberFormat(tag, { style: 'currency', currency }).format(cents / 100),
+    day: (iso: string) => fmt(locale, 'UTC', 'day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${iso}T12:00:00Z`)),
+    month: (ym: string) => fmt(locale, 'UTC', 'month', { month: 'long', year: 'numeric' }).format(new Date(`${ym}-15T12:00:00Z`)),
+    weekdayShort: (i: number) => fmt(locale, 'UTC', 'weekdayShort', { weekday: 'short' }).format(new Date(Date.UTC(2024, 0, 1 + i))),
+    money: (cents: number, currency: string) => moneyFormat(tag, currency).format(cents / 100),
   };
 }
-export type ShopFormatters = ReturnType<typeof shopFormatters>;
+export type ShopFormatters = ReturnType<typeof formatters>;
+const byLocale = new Map<ShopLocale, ShopFormatters>();
+
+export function shopFormatters(locale: ShopLocale): ShopFormatters {
+  let f = byLocale.get(locale);
+  if (!f) byLocale.set(locale, (f = formatters(locale)));
+  return f;
+}

@@ -46,7 +46,19 @@ export interface TourV {
 
 const ALL = { per_page: 25 } as const;
 
-export async function shopListing(ctx: Ctx, locale: ShopLocale, museumId?: number) {
+/**
+ * How a page reads catalogue records: through the JSON API's answer cache when the app keeps one
+ * (plugin.ts; the same catalogue version, local date and clearing as the API's answers), or
+ * afresh. `key` names the read and its inputs. Kept values are shared: never mutate them.
+ */
+export type Keep = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+export const readAfresh: Keep = (_key, load) => load();
+
+export function shopListing(ctx: Ctx, locale: ShopLocale, museumId?: number, keep: Keep = readAfresh) {
+  return keep(`listing|${locale}|${museumId ?? ''}`, () => readListing(ctx, locale, museumId));
+}
+
+async function readListing(ctx: Ctx, locale: ShopLocale, museumId?: number) {
   const scope = museumId !== undefined ? { by_museum_ids: [museumId] } : {};
   const [museums, exhibitions, tickets, events, tours] = await Promise.all([
     listMuseums(ctx, { locale, ...ALL }),
@@ -65,17 +77,25 @@ export async function shopListing(ctx: Ctx, locale: ShopLocale, museumId?: numbe
   };
 }
 
-export const ticketOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getTicket(ctx, { id, locale })) as unknown as TicketV;
-export const eventOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getEvent(ctx, { id, locale })) as unknown as EventV;
+export const ticketOf = (ctx: Ctx, id: number, locale: ShopLocale, keep: Keep = readAfresh) =>
+  keep(`ticket|${id}|${locale}`, async () => (await getTicket(ctx, { id, locale })) as unknown as TicketV);
+export const eventOf = (ctx: Ctx, id: number, locale: ShopLocale, keep: Keep = readAfresh) =>
+  keep(`event|${id}|${locale}`, async () => (await getEvent(ctx, { id, locale })) as unknown as EventV);
+// An event date carries its seats left: live, never kept.
 export const eventDateOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getEventDate(ctx, { id, locale })) as unknown as EventDateV;
-export const tourOf = async (ctx: Ctx, id: number, locale: ShopLocale) => (await getTour(ctx, { id, locale })) as unknown as TourV;
+export const tourOf = (ctx: Ctx, id: number, locale: ShopLocale, keep: Keep = readAfresh) =>
+  keep(`tour|${id}|${locale}`, async () => (await getTour(ctx, { id, locale })) as unknown as TourV);
 
 /**
  * The price categories offered with a ticket: the shop's tickets of the same museum sold on the
  * same entry grid (a regular and a reduced time-slot ticket), the chosen one first. Each keeps
  * its own price and minimum/maximum.
  */
-export async function categoriesOf(ctx: Ctx, t: TicketV, locale: ShopLocale): Promise<TicketV[]> {
+export function categoriesOf(ctx: Ctx, t: TicketV, locale: ShopLocale, keep: Keep = readAfresh): Promise<TicketV[]> {
+  return keep(`categories|${t.id}|${locale}`, () => readCategories(ctx, t, locale));
+}
+
+async function readCategories(ctx: Ctx, t: TicketV, locale: ShopLocale): Promise<TicketV[]> {
   const page = await listTickets(ctx, { locale, ...ALL, by_museum_ids: t.museum_ids });
   const same = (o: TicketV) =>
     o.ticket_type === t.ticket_type && o.first_entry === t.first_entry && o.last_entry === t.last_entry && o.entry_duration === t.entry_duration && o.bookable;
@@ -83,7 +103,7 @@ export async function categoriesOf(ctx: Ctx, t: TicketV, locale: ShopLocale): Pr
   return [t, ...others];
 }
 
-export async function museumOf(ctx: Ctx, id: number, locale: ShopLocale): Promise<MuseumV | undefined> {
-  const page = await listMuseums(ctx, { locale, ...ALL });
-  return (page.items as unknown as MuseumV[]).find((m) => m.id === id);
+export async function museumOf(ctx: Ctx, id: number, locale: ShopLocale, keep: Keep = readAfresh): Promise<MuseumV | undefined> {
+  const museums = await keep(`museums|${locale}`, async () => (await listMuseums(ctx, { locale, ...ALL })).items as unknown as MuseumV[]);
+  return museums.find((m) => m.id === id);
 }

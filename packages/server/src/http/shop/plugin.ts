@@ -20,6 +20,7 @@ import { shopLocale, type ShopLocale } from './i18n.ts';
 import { limitsFromEnv, shopLimiter } from './limits.ts';
 import { csrfOk, LANG_COOKIE, shopHeaders } from './security.ts';
 import type { ShopDeps } from './deps.ts';
+import { readAfresh, type Keep } from './offers.ts';
 import { memoryLimiter } from '../../ops/limiter.ts';
 
 declare module 'fastify' {
@@ -29,6 +30,8 @@ declare module 'fastify' {
     shopCtx: Ctx;
     /** Catalogue and availability reads: an anonymous caller, as the JSON API answers one. */
     readCtx: Ctx;
+    /** Catalogue records (never availability) through the JSON API's answer cache (offers.ts). */
+    shopKeep: Keep;
   }
 }
 
@@ -38,15 +41,21 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
     await app.register(fastifyFormbody, { bodyLimit: 32 * 1024 });
     const base = { db: deps.db, clock: deps.clock, config: deps.config, ...(deps.masterData ? { masterData: deps.masterData } : {}), ...(deps.testing ? { testing: deps.testing } : {}) };
     const readCtx: Ctx = { ...base, principal: anonymous };
+    // The answer cache the API keeps (src/cache/responses.ts), when it keeps one: the shop's
+    // catalogue reads are cleared by the same catalogue changes as the API's answers.
+    const answers = app.catalogAnswers;
+    const keep: Keep = answers ? (key, load) => answers.value(`shop|${key}`, deps.clock.now(), load, (v) => JSON.stringify(v).length) : readAfresh;
     app.decorateRequest('shopLocale', 'de');
     app.decorateRequest('shopCtx', null as unknown as Ctx);
     app.decorateRequest('readCtx', null as unknown as Ctx);
+    app.decorateRequest('shopKeep', readAfresh);
     app.addHook('onRequest', async (req, reply) => {
       shopHeaders(reply);
       const q = req.query as Record<string, unknown> | undefined;
       req.shopLocale = shopLocale(q?.lang, req.cookies[LANG_COOKIE], req.headers['accept-language']);
       if (q?.lang === req.shopLocale) reply.setCookie(LANG_COOKIE, req.shopLocale, { path: '/', sameSite: 'lax', maxAge: 365 * 24 * 3600 });
       req.readCtx = readCtx;
+      req.shopKeep = keep;
       req.shopCtx = { ...base, principal: shopPrincipal(await shopAccountId(deps.db)) };
     });
     app.addHook('preHandler', async (req, reply) => {

@@ -8,8 +8,8 @@ import { getTourStartTimes } from '../../../domain/availability/getTourStartTime
 import { listEventDates } from '../../../domain/catalog/listEventDates.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { addDays, isoInZone, localDateOf } from '../../../domain/time.ts';
-import { ticketMonth, tourMonth } from '../calendar.ts';
-import { shopTranslator } from '../i18n.ts';
+import { dayNav, ticketDayState, ticketMonth, tourMonth } from '../calendar.ts';
+import { shopFormatters, shopTranslator } from '../i18n.ts';
 import { dateField, intParam } from '../kit.ts';
 import { categoriesOf, eventOf, museumOf, shopListing, ticketOf, tourOf, type EventDateV } from '../offers.ts';
 import { renderPage } from '../render.ts';
@@ -24,40 +24,41 @@ function idOf(req: FastifyRequest): number {
 
 export const catalogRoutes: FastifyPluginAsync = async (app) => {
   app.get('/', { schema: { hide: true } }, async (req, reply) => {
-    const data = await shopListing(req.readCtx, req.shopLocale);
+    const data = await shopListing(req.readCtx, req.shopLocale, undefined, req.shopKeep);
     return renderPage(req, reply, 'home', { ...data, museum: null });
   });
 
   app.get('/m/:museum_id', { schema: { hide: true } }, async (req, reply) => {
     const id = intParam((req.params as Record<string, unknown>).museum_id);
-    const museum = id === null ? undefined : await museumOf(req.readCtx, id, req.shopLocale);
+    const museum = id === null ? undefined : await museumOf(req.readCtx, id, req.shopLocale, req.shopKeep);
     if (!museum) throw notFound('museum');
-    const data = await shopListing(req.readCtx, req.shopLocale, museum.id);
+    const data = await shopListing(req.readCtx, req.shopLocale, museum.id, req.shopKeep);
     return renderPage(req, reply, 'home', { ...data, museum, title: museum.title });
   });
 
   app.get('/tickets/:id', { schema: { hide: true } }, async (req, reply) => {
     const ctx = req.readCtx;
-    const ticket = await ticketOf(ctx, idOf(req), req.shopLocale);
-    const museum = await museumOf(ctx, ticket.museum_ids[0]!, req.shopLocale);
+    const ticket = await ticketOf(ctx, idOf(req), req.shopLocale, req.shopKeep);
+    const museum = await museumOf(ctx, ticket.museum_ids[0]!, req.shopLocale, req.shopKeep);
     const zone = museum?.time_zone ?? ctx.config.zone;
     const q = req.query as Record<string, unknown>;
     const date = dateField(q, 'date');
-    const month = await ticketMonth(ctx, ticket.id, zone, date ? date.slice(0, 7) : q.month);
-    let slots: Array<{ value: string; label: string; left: number }> | null = null;
-    let categories = null;
-    if (date && date >= localDateOf(ctx.clock.now(), zone)) {
-      const day = await getTicketCapacity(ctx, { ticketId: ticket.id, date });
-      slots = day.slots.map((s) => ({ value: isoInZone(s.start, zone), label: shopTimeLabel(req, s.start, zone, ticket.ticket_type), left: s.left }));
-      categories = await categoriesOf(ctx, ticket, req.shopLocale);
-    }
-    return renderPage(req, reply, 'ticket', { title: ticket.title, ticket, museum, month, date, slots, categories, base: `/shop/tickets/${ticket.id}` });
+    const base = `/shop/tickets/${ticket.id}`;
+    const page = { title: ticket.title, ticket, museum, date, base };
+    const nav = date ? dayNav(ctx, zone, date) : null;
+    if (!nav) return renderPage(req, reply, 'ticket', { ...page, month: await ticketMonth(ctx, ticket.id, zone, date ? date.slice(0, 7) : q.month), slots: null, categories: null });
+    // The day asked, not its month (the month is one link away): its slots and, only when none is
+    // left, whether it is sold out or closed.
+    const [day, categories] = await Promise.all([getTicketCapacity(ctx, { ticketId: ticket.id, date }), categoriesOf(ctx, ticket, req.shopLocale, req.shopKeep)]);
+    const slots = day.slots.map((s) => ({ value: isoInZone(s.start, zone), label: shopTimeLabel(req, s.start, zone, ticket.ticket_type), left: s.left }));
+    const dayState = slots.length ? null : await ticketDayState(ctx, ticket.id, date);
+    return renderPage(req, reply, 'ticket', { ...page, month: null, dayNav: nav, dayState, slots, categories });
   });
 
   app.get('/events/:id', { schema: { hide: true } }, async (req, reply) => {
     const ctx = req.readCtx;
-    const event = await eventOf(ctx, idOf(req), req.shopLocale);
-    const museum = await museumOf(ctx, event.museum_id, req.shopLocale);
+    const event = await eventOf(ctx, idOf(req), req.shopLocale, req.shopKeep);
+    const museum = await museumOf(ctx, event.museum_id, req.shopLocale, req.shopKeep);
     const today = localDateOf(ctx.clock.now(), museum?.time_zone ?? ctx.config.zone);
     const page = await listEventDates(ctx, { event_id: event.id, start_at: today, end_at: addDays(today, EVENT_DAYS_AHEAD), locale: req.shopLocale, per_page: 25 });
     const dates = (page.items as unknown as EventDateV[]).map((d) => ({ ...d, start: new Date(d.start_time) }));
@@ -66,8 +67,8 @@ export const catalogRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/tours/:id', { schema: { hide: true } }, async (req, reply) => {
     const ctx = req.readCtx;
-    const tour = await tourOf(ctx, idOf(req), req.shopLocale);
-    const museum = await museumOf(ctx, tour.museum_id, req.shopLocale);
+    const tour = await tourOf(ctx, idOf(req), req.shopLocale, req.shopKeep);
+    const museum = await museumOf(ctx, tour.museum_id, req.shopLocale, req.shopKeep);
     const zone = museum?.time_zone ?? ctx.config.zone;
     const q = req.query as Record<string, unknown>;
     const date = dateField(q, 'date');
@@ -82,7 +83,6 @@ export const catalogRoutes: FastifyPluginAsync = async (app) => {
 };
 
 function shopTimeLabel(req: FastifyRequest, at: Date, zone: string, type: string): string {
-  const t = shopTranslator(req.shopLocale);
-  if (type === 'normal') return t('ticket.allday');
-  return new Intl.DateTimeFormat(req.shopLocale === 'de' ? 'de-DE' : 'en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }).format(at);
+  if (type === 'normal') return shopTranslator(req.shopLocale)('ticket.allday');
+  return shopFormatters(req.shopLocale).time(at, zone);
 }
