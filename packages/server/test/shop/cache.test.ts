@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
+import { saveShopSettings } from '../../src/db/repositories/shopManage.ts';
 import { tickets } from '../../src/db/schema/index.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { cachedAndPlainApps } from '../helpers/cache-pair.ts';
@@ -74,4 +75,19 @@ test('a catalogue change reaches the next shop page, through this node or anothe
   }
   assert.match(body, /Late slot/, 'the change notice cleared the shop data with the answers');
   assert.match((await visitor.get(`/shop/tickets/${tk.id}`)).body, /<h1>Late slot<\/h1>/);
+});
+
+test("the shop's settings are kept with the catalogue and go stale with it", async () => {
+  await visitor.get('/shop');
+  const misses = answers.misses;
+  await visitor.get('/shop');
+  assert.equal(answers.misses, misses, 'the second home page read nothing afresh, its settings included');
+  // An admin saves new settings on another node: its notice clears this node's copy.
+  await saveShopSettings(db, { title: { de: 'Haus am See', en: 'House by the lake' } }, clock.now());
+  let body = '';
+  for (let i = 0; i < 100 && !/House by the lake/.test(body); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    body = (await visitor.get('/shop')).body;
+  }
+  assert.match(body, /House by the lake/, 'the settings change cleared the kept settings');
 });

@@ -54,3 +54,7 @@ CREATE TRIGGER quota_slot_overrides_catalog_version AFTER INSERT OR UPDATE OR DE
 
 DROP TRIGGER IF EXISTS "categories_catalog_version" ON "categories";
 CREATE TRIGGER categories_catalog_version AFTER INSERT OR UPDATE OR DELETE ON categories FOR EACH STATEMENT EXECUTE FUNCTION atrium_bump_catalog_version();
+
+-- The shop's settings (title, texts, providers) are read by its pages through the same cache.
+DROP TRIGGER IF EXISTS "shop_settings_catalog_version" ON "shop_settings";
+CREATE TRIGGER shop_settings_catalog_version AFTER INSERT OR UPDATE OR DELETE ON shop_settings FOR EACH STATEMENT EXECUTE FUNCTION atrium_bump_catalog_version();

@@ -45,7 +45,7 @@ function render(view: string, vars: Record<string, unknown>, locale: ShopLocale,
 
 export async function renderPage(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown> = {}, status = 200) {
   const locale = req.shopLocale;
-  const settings = await shopSettings(req.shopCtx, req.shopLocale);
+  const settings = await shopSettings(req.shopCtx, req.shopLocale, req.shopKeep);
   // Websites the admin allowed may frame the shop; without any, framing stays refused.
   if (settings.embedOrigins.length) reply.header('content-security-policy', shopCsp(settings.embedOrigins)).removeHeader('x-frame-options');
   const csrf = visitorId(req, reply);

@@ -6,6 +6,7 @@ import type { Ctx } from '../../domain/context.ts';
 import type { ProviderName } from '../../domain/payments/provider.ts';
 import { getShopSettings } from '../../domain/shop/settings.ts';
 import { paymentProviders } from '../../providers/payments/index.ts';
+import { readAfresh, type Keep } from './offers.ts';
 
 export interface ShopSettings {
   title: string;
@@ -25,8 +26,9 @@ export interface ShopSettings {
 
 const HOSTED: ProviderName[] = ['stripe', 'mollie', 'demo'];
 
-export async function shopSettings(ctx: Pick<Ctx, 'db' | 'config'>, locale: 'de' | 'en' = 'de'): Promise<ShopSettings> {
-  const s = await getShopSettings(ctx);
+/** `keep`: the shop's catalogue cache (plugin.ts); a settings change clears it like a catalogue change. */
+export async function shopSettings(ctx: Pick<Ctx, 'db' | 'config'>, locale: 'de' | 'en' = 'de', keep: Keep = readAfresh): Promise<ShopSettings> {
+  const s = await keep('settings', () => getShopSettings(ctx));
   const enabled = paymentProviders(ctx.config).enabled;
   const hosted = HOSTED.filter((p) => enabled.includes(p));
   const chosen = s.providers.length ? s.providers.filter((p) => hosted.includes(p)) : hosted;

@@ -36,6 +36,8 @@ export interface ConsoleRoute {
   url: string;
   action: ConsoleAction | 'public';
   schema?: RouteShorthandOptions['schema'];
+  /** A successful call changes what the catalogue caches hold: this node clears them at once. */
+  invalidatesCatalog?: boolean;
 }
 
 /** Every route registered through consoleRoute ("GET /console/orders/:id"): the role table test checks it covers them all. */
@@ -50,7 +52,7 @@ export function consoleRoute(
   app.route({
     method: r.method,
     url: r.url,
-    config: { consoleAction: r.action },
+    config: { consoleAction: r.action, ...(r.invalidatesCatalog ? { invalidatesCatalog: true } : {}) },
     schema: { hide: true, ...(r.schema ?? {}) },
     handler,
   });

@@ -57,7 +57,7 @@ export const shopSettingsPages = (deps: ConsoleDeps): FastifyPluginAsync => asyn
   consoleRoute(app, { method: 'GET', url: '/shop', action: 'shop.settings' }, async (req, reply) =>
     renderPage(req, reply, 'shop/settings', await page(req, await getShopSettings(req.staffCtx))));
 
-  consoleRoute(app, { method: 'POST', url: '/shop', action: 'shop.settings' }, async (req, reply) => {
+  consoleRoute(app, { method: 'POST', url: '/shop', action: 'shop.settings', invalidatesCatalog: true }, async (req, reply) => {
     await audited(req.staffCtx, (ctx) => updateShopSettings(ctx, fromForm(req.body)), (r) => ({
       action: 'shop.settings.update', entityType: 'shop_settings', entityId: 1, before: r.before, after: r.after,
     }));

@@ -58,7 +58,7 @@ export const checkoutRoutes = (limiter: ShopLimiter): FastifyPluginAsync => asyn
     if (field(b, 'consent', 10) !== 'yes') problems.push(t('checkout.need.consent'));
     if (problems.length) return again(problems);
     await limiter.take(visitorId(req, reply), req.ip);
-    const settings = await shopSettings(req.shopCtx, req.shopLocale);
+    const settings = await shopSettings(req.shopCtx, req.shopLocale, req.shopKeep);
     if (!settings.providers.length) throw invalid(t('error.noproviders'), [t('error.noproviders')]);
     let order;
     try {

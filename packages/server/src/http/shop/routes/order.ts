@@ -51,7 +51,7 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
     // The visitor's cart became this order: once it is sold, the next visit starts a new cart.
     const cart = readCart(req);
     if (order.status === 'finalized' && cart.order === order.token) writeCart(req, reply, newCart());
-    const settings = await shopSettings(req.shopCtx, req.shopLocale);
+    const settings = await shopSettings(req.shopCtx, req.shopLocale, req.shopKeep);
     const docs = Object.entries(DOCS)
       .filter(([k, d]) => order.documents.some((x) => x.kind === d.kind) && (k === 'invoice' || order.items.some((i) => i.type === { tickets: 'Ticket', events: 'Event', tours: 'Tour' }[k])))
       .map(([k, d]) => ({ key: k, ready: order.documents.some((x) => x.kind === d.kind && x.status === 'available') }));
@@ -72,7 +72,7 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
   app.post('/orders/:token/pay', { schema: { hide: true } }, async (req, reply) => {
     const order = await orderOf(req);
     if (order.status === 'finalized') return seeOther(reply, `/shop/orders/${order.token}`);
-    const settings = await shopSettings(req.shopCtx, req.shopLocale);
+    const settings = await shopSettings(req.shopCtx, req.shopLocale, req.shopKeep);
     const provider = field(req.body, 'provider', 20);
     const chosen = settings.providers.find((p) => p === provider);
     if (!chosen) throw invalid(shopTranslator(req.shopLocale)('pay.choose'), [shopTranslator(req.shopLocale)('pay.choose')]);
