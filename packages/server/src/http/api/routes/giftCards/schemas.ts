@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Id, Nullable, StringEnum } from '../../schemas/common.ts';
 
-const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected'] as const;
+const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected', 'voided'] as const;
 const Instant = Type.String({ format: 'date-time' });
 // Typed codes: up to 64 characters, spaces and dashes allowed (they are dropped).
 const TypedCode = Type.String({ minLength: 1, maxLength: 64, description: 'The code as printed; spaces and dashes are ignored.' });
