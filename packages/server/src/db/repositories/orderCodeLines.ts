@@ -14,12 +14,14 @@ export async function firstMuseum(db: DbOrTx): Promise<{ id: number; zone: strin
   return m;
 }
 
-/** The order's active GiftCard and Voucher lines, in item order. */
-export async function codeLinesOfOrder(db: DbOrTx, orderId: number): Promise<Array<typeof orderItems.$inferSelect>> {
+/** The order's GiftCard and Voucher lines (active ones only, or cancelled too), in item order. */
+export async function codeLinesOfOrder(db: DbOrTx, orderId: number, activeOnly = true): Promise<Array<typeof orderItems.$inferSelect>> {
+  const conds = [eq(orderItems.orderId, orderId), inArray(orderItems.type, ['GiftCard', 'Voucher'])];
+  if (activeOnly) conds.push(eq(orderItems.status, 'active'));
   return db
     .select()
     .from(orderItems)
-    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.status, 'active'), inArray(orderItems.type, ['GiftCard', 'Voucher'])))
+    .where(and(...conds))
     .orderBy(asc(orderItems.id));
 }
 

@@ -52,7 +52,8 @@ export async function soldCodePdfsOfOrder(ctx: PdfCtx, db: DbOrTx, orderId: numb
 export async function soldCodePdf(ctx: PdfCtx, input: { orderId: number; token: string; kind: SoldKind; id: number }): Promise<SoldCodePdf> {
   const order = await orderToken(ctx.db, input.orderId);
   if (!order || !sameSecret(order.token, input.token)) throw notFound('document');
-  const ids = (await codeLinesOfOrder(ctx.db, order.id)).map((i) => i.id);
+  // Cancelled lines too: their cards are void, and say so (410) rather than vanish.
+  const ids = (await codeLinesOfOrder(ctx.db, order.id, false)).map((i) => i.id);
   const what = input.kind === 'gift_card' ? 'gift card' : 'voucher';
   const row = input.kind === 'gift_card'
     ? (await cardsOfItems(ctx.db, ids)).find((c) => c.id === input.id)
