@@ -131,8 +131,13 @@ describe('gift cards in an order', { skip: hasPdfToText ? false : PDFTOTEXT_MISS
     assert.equal(code.slice(-4), card.code_last4);
     assert.equal((await get(card.pdf_url, undefined)).statusCode, 200);
     assert.equal((await get(`/orders/${o.id}/gift_cards/${card.id}.pdf?token=wrong`, undefined)).statusCode, 404);
-    // The order's JSON never carries the code itself.
+    // The order's JSON never carries the code itself; the order.finalized event names the card.
     assert.equal(JSON.stringify(paid).includes(code), false);
+    const ev = await db.execute<{ snapshot: { items: Array<{ codes?: Array<{ id: number; last4: string }> }> } }>(
+      sql`select snapshot from outbox_events where type = 'order.finalized' and subject_id = ${o.id}`,
+    );
+    assert.deepEqual(ev.rows[0]!.snapshot.items[0]!.codes?.map((x) => [x.id, x.last4]), [[card.id, card.code_last4]]);
+    assert.equal(JSON.stringify(ev.rows[0]!.snapshot).includes(code), false);
 
     // The confirmation mail carries the card's PDF (and the invoice).
     const [m] = await waitFor('confirmation', async () => {
