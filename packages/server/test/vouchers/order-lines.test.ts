@@ -19,7 +19,9 @@ import { SMTPServer } from 'smtp-server';
 import { renderEInvoiceXml } from '../../src/documents/einvoice/build.ts';
 import type { IssuedInvoice } from '../../src/domain/documents/invoiceTypes.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
+import { salesReport } from '../../src/domain/reports/sales.ts';
 import { testApp } from '../helpers/app.ts';
+import { staffCtx } from '../reports/support.ts';
 import { PDFTOTEXT_MISSING, hasPdfToText, pdfPages, squash } from '../helpers/pdftext.ts';
 import { catalogue, testWorker, waitFor, type Catalogue } from '../jobs/support.ts';
 import { ciiRuleViolations } from '../unit/einvoice-rules.ts';
@@ -169,6 +171,11 @@ describe('gift cards in an order', { skip: hasPdfToText ? false : PDFTOTEXT_MISS
       const r = spawnSync(XMLLINT, ['--noout', '--nonet', '--schema', XSD, file], { encoding: 'utf8' });
       assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
     }
+
+    // The sales report by product keeps the card's line under a key of its own, never a null one.
+    const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
+    const sales = await salesReport(staffCtx(t, []), { from: today, to: today, by: 'ticket', locale: 'de' });
+    assert.ok(sales.rows.some((r) => r.key === 'GiftCard:0'), JSON.stringify(sales.rows.map((r) => r.key)));
 
     // Part of the card spent on another order: the card's order can no longer be cancelled.
     const other = await order({ finalize: false, items: [ticketItem(1, 660)] });
