@@ -154,6 +154,11 @@ describe('gift cards in an order', { skip: hasPdfToText ? false : PDFTOTEXT_MISS
     assert.match(text, /25,00 €/);
     assert.equal(codeOnPdf(cardPdf.content), code);
     assert.match(m!.text ?? '', /Geschenkgutscheine/);
+    const invoicePdf = m!.attachments.find((a) => /^invoice-/.test(a.filename ?? ''));
+    assert.ok(invoicePdf, JSON.stringify(m!.attachments.map((a) => a.filename)));
+    const invoiceText = squash(pdfPages(invoicePdf.content)!.join('\n'));
+    assert.match(invoiceText, /Geschenkgutschein/);
+    assert.match(invoiceText, /Nicht steuerbar \(Mehrzweckgutschein\) 25,00 € 0,00 € 25,00 €/);
 
     // The invoice: one line not subject to VAT; the e-invoice category O, schema-valid.
     const inv = await issuedInvoice(o.id);
