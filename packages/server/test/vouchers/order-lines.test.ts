@@ -19,6 +19,7 @@ import { SMTPServer } from 'smtp-server';
 import { renderEInvoiceXml } from '../../src/documents/einvoice/build.ts';
 import type { IssuedInvoice } from '../../src/domain/documents/invoiceTypes.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
+import { cancelOrder } from '../../src/domain/orders/cancelOrder.ts';
 import { salesReport } from '../../src/domain/reports/sales.ts';
 import { testApp } from '../helpers/app.ts';
 import { staffCtx } from '../reports/support.ts';
@@ -268,6 +269,22 @@ describe('single-purpose vouchers in an order', { skip: hasPdfToText ? false : P
     const again = await post('/orders', { finalize: true, codes: [code], items: [ticketItem(1, 720)] });
     assert.equal(again.statusCode, 422, again.body);
     assert.equal(again.json().code, 'CODE_INVALID');
+  });
+});
+
+describe('part of a voucher line cancelled', { skip: hasPdfToText ? false : PDFTOTEXT_MISSING }, () => {
+  test('the part takes the unredeemed voucher with it: that one is voided, the redeemed one stays', async () => {
+    const o = await order({ finalize: true, items: [{ type: 'Voucher', attributes: { ticket_id: c.ticketId, quantity: 2 } }] });
+    const [first, second] = o.items[0]!.attributes.vouchers!;
+    // The first voucher (the newest would go with a part first) is redeemed.
+    const code = codeOnPdf((await get(first!.pdf_url, undefined)).rawPayload);
+    await order({ finalize: true, codes: [code], items: [ticketItem(1, 840)] });
+    const after = await cancelOrder(staffCtx(t, []), String(o.id), { parts: [{ item_id: o.items[0]!.id, quantity: 1 }] });
+    assert.equal(after.status, 'finalized');
+    assert.equal((await get(`/vouchers/${first!.id}`)).json().voucher.status, 'redeemed');
+    assert.equal((await get(`/vouchers/${second!.id}`)).json().voucher.status, 'void');
+    const lines = ((await get(`/orders/${o.id}`)).json().order as OrderJson).items.map((i) => [i.type, i.attributes.vouchers!.map((v) => v.id)]);
+    assert.deepEqual(lines, [['Voucher', [first!.id]], ['Voucher', [second!.id]]]);
   });
 });
 
