@@ -14140,6 +14140,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         }[];
                     };
                 };
@@ -14349,6 +14356,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         } & {
                             /** @description Shown in this answer only: it cannot be read again. */
                             code: string;
@@ -14601,6 +14615,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         };
                         ledger: {
                             actor: string;
@@ -14862,6 +14883,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         };
                         ledger: {
                             actor: string;
@@ -15683,6 +15711,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         };
                         ledger: {
                             actor: string;
@@ -39184,6 +39219,8 @@ export interface operations {
                             recipient: string | null;
                             /** Format: date-time */
                             redeemed_at: string | null;
+                            /** @description The order line (Voucher item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
                             /** @enum {string} */
                             status: "valid" | "redeemed" | "expired" | "void";
                             /** @description The one ticket it admits to, in any free slot. */
@@ -39387,6 +39424,8 @@ export interface operations {
                             recipient: string | null;
                             /** Format: date-time */
                             redeemed_at: string | null;
+                            /** @description The order line (Voucher item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
                             /** @enum {string} */
                             status: "valid" | "redeemed" | "expired" | "void";
                             /** @description The one ticket it admits to, in any free slot. */
@@ -39622,6 +39661,8 @@ export interface operations {
                             recipient: string | null;
                             /** Format: date-time */
                             redeemed_at: string | null;
+                            /** @description The order line (Voucher item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
                             /** @enum {string} */
                             status: "valid" | "redeemed" | "expired" | "void";
                             /** @description The one ticket it admits to, in any free slot. */

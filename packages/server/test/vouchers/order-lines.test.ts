@@ -123,7 +123,7 @@ describe('gift cards in an order', { skip: hasPdfToText ? false : PDFTOTEXT_MISS
     assert.match(card.code_last4, /^[0-9A-Z]{4}$/);
     assert.equal(card.pdf_url, `/api/v4/orders/${o.id}/gift_cards/${card.id}.pdf?token=${encodeURIComponent(o.token)}`);
     const staffView = (await get(`/gift_cards/${card.id}`)).json();
-    assert.deepEqual([staffView.gift_card.balance_cents, staffView.gift_card.recipient], [2500, 'Grace']);
+    assert.deepEqual([staffView.gift_card.balance_cents, staffView.gift_card.recipient, staffView.gift_card.sold_order_item_id], [2500, 'Grace', o.items[0]!.id]);
     assert.deepEqual(staffView.ledger.map((l: { kind: string; amount_cents: number }) => [l.kind, l.amount_cents]), [['issued', 2500]]);
 
     // The PDF through the order token, as often as asked; a wrong token finds nothing.
@@ -239,7 +239,7 @@ describe('single-purpose vouchers in an order', { skip: hasPdfToText ? false : P
     const [v] = o.items[0]!.attributes.vouchers!;
     assert.ok(v, JSON.stringify(o.items[0]));
     const staffView = (await get(`/vouchers/${v.id}`)).json().voucher;
-    assert.deepEqual([staffView.ticket_id, staffView.price_cents, staffView.vat_pct, staffView.status], [c.ticketId, 1400, 7, 'valid']);
+    assert.deepEqual([staffView.ticket_id, staffView.price_cents, staffView.vat_pct, staffView.status, staffView.sold_order_item_id], [c.ticketId, 1400, 7, 'valid', o.items[0]!.id]);
     assert.equal((await db.execute(sql`select 1 from barcodes b join order_items i on i.id = b.order_item_id where i.order_id = ${o.id}`)).rows.length, 0, 'a voucher sold is no admission');
 
     const inv = await issuedInvoice(o.id);

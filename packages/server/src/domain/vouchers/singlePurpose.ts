@@ -88,5 +88,6 @@ export function serializeVoucher(v: VoucherRow, zone: string, now: Date) {
     language: v.language, recipient: v.recipient, expires_at: isoInZone(v.expiresAt, zone),
     status: (v.orderId !== null ? 'redeemed' : v.voidedAt !== null ? 'void' : v.expiresAt <= now ? 'expired' : 'valid') as 'redeemed' | 'void' | 'expired' | 'valid',
     order_id: v.orderId, redeemed_at: v.redeemedAt ? isoInZone(v.redeemedAt, zone) : null, issued_at: isoInZone(v.issuedAt, zone),
+    sold_order_item_id: v.orderItemId,
   };
 }

@@ -31,6 +31,8 @@ export const GiftCard = Type.Object({
   expired: Type.Boolean(),
   issued_by: Type.String(),
   issued_at: Instant,
+  sold_order_item_id: Nullable(Type.Integer({ description: 'The order line (GiftCard item) that sold it; null when issued by staff.' })),
+  voided_at: Nullable(Type.String({ format: 'date-time', description: 'Cancelled with the order that sold it (ledger entry `voided`).' })),
 });
 
 export const GiftCardWithLedger = Type.Object({ gift_card: GiftCard, ledger: Type.Array(LedgerEntry) });

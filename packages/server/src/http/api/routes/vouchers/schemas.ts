@@ -18,6 +18,7 @@ export const Voucher = Type.Object({
   order_id: Nullable(Type.Integer({ description: 'The order that redeemed it.' })),
   redeemed_at: Nullable(Instant),
   issued_at: Instant,
+  sold_order_item_id: Nullable(Type.Integer({ description: 'The order line (Voucher item) that sold it; null when issued by staff.' })),
 });
 export const VoucherEnvelope = Type.Object({ voucher: Voucher });
 export const IssuedVoucher = Type.Object({
