@@ -272,6 +272,20 @@ describe('single-purpose vouchers in an order', { skip: hasPdfToText ? false : P
   });
 });
 
+describe('a voucher line beside tickets', () => {
+  test('a promo code discounts the ticket, never the voucher sold', async () => {
+    assert.equal((await post('/promo_codes', { code: 'HALFOFF', kind: 'percent', percent: 50 })).statusCode, 201);
+    const o = await order({ finalize: false, codes: ['HALFOFF'], items: [ticketItem(1, 870), { type: 'Voucher', attributes: { ticket_id: c.ticketId, quantity: 1 } }] });
+    assert.deepEqual(o.items.map((i) => [i.type, i.price_cents]), [['Ticket', 700], ['Voucher', 1400]]);
+    assert.equal(o.total_price_cents, 2100);
+    // Pending: no voucher yet; finalizing issues it.
+    assert.deepEqual(o.items[1]!.attributes.vouchers, []);
+    const fin = await post(`/orders/${o.id}/finalize`, {});
+    assert.equal(fin.statusCode, 200, fin.body);
+    assert.equal((fin.json().order as OrderJson).items[1]!.attributes.vouchers!.length, 1);
+  });
+});
+
 describe('part of a voucher line cancelled', { skip: hasPdfToText ? false : PDFTOTEXT_MISSING }, () => {
   test('the part takes the unredeemed voucher with it: that one is voided, the redeemed one stays', async () => {
     const o = await order({ finalize: true, items: [{ type: 'Voucher', attributes: { ticket_id: c.ticketId, quantity: 2 } }] });
