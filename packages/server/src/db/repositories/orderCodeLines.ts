@@ -53,6 +53,12 @@ export async function voidCardRow(db: DbOrTx, id: number, now: Date): Promise<Gi
   return c;
 }
 
+/** Test-only (the race's control run): zeroes the balance whatever happened since it was read. */
+export async function voidCardRowUnguarded(db: DbOrTx, id: number, now: Date): Promise<GiftCardRow | undefined> {
+  const [c] = await db.update(giftCards).set({ balanceCents: 0, voidedAt: now, updatedAt: now }).where(eq(giftCards.id, id)).returning();
+  return c;
+}
+
 /** Voids an unredeemed voucher; undefined when it was redeemed or voided before. */
 export async function voidVoucherRow(db: DbOrTx, id: number, now: Date): Promise<VoucherRow | undefined> {
   const [v] = await db

@@ -4,7 +4,7 @@
 // to them. Issuing goes through the issue verbs' writers (giftCards.ts, singlePurpose.ts), so the
 // ledger, the audit and the default end are the same rule for staff, desk and order sales.
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { cardsOfItems, cardWasUsed, codeLinesOfOrder, firstMuseum, giveBackPromoUses, unredeemVouchers, vouchersOfItems, voidCardRow, voidVoucherRow } from '../../db/repositories/orderCodeLines.ts';
+import { cardsOfItems, cardWasUsed, codeLinesOfOrder, voidCardRowUnguarded, firstMuseum, giveBackPromoUses, unredeemVouchers, vouchersOfItems, voidCardRow, voidVoucherRow } from '../../db/repositories/orderCodeLines.ts';
 import { insertLedger } from '../../db/repositories/giftCards.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { ticketById } from '../capacity/catalog.ts';
@@ -123,10 +123,12 @@ export async function voidOrderCodes(tx: Tx, ctx: Ctx, cancelledItemIds: number[
   if (ids.length === 0) return;
   const now = ctx.clock.now();
   const actor = callerOf(ctx);
-  for (const c of await cardsOfItems(tx, ids, true)) {
+  // The control run of the race test reads without the lock and writes without the guard.
+  const loose = ctx.testing?.unguardedGiftCardVoid === true;
+  for (const c of await cardsOfItems(tx, ids, !loose)) {
     if (c.voidedAt) continue;
-    if (c.balanceCents !== c.initialCents || (await cardWasUsed(tx, c.id))) throw redeemed(`gift card …${c.codeLast4}`);
-    const v = await voidCardRow(tx, c.id, now);
+    if (c.balanceCents !== c.initialCents || (!loose && (await cardWasUsed(tx, c.id)))) throw redeemed(`gift card …${c.codeLast4}`);
+    const v = loose ? await voidUnguarded(tx, c.id, now) : await voidCardRow(tx, c.id, now);
     if (!v) throw redeemed(`gift card …${c.codeLast4}`);
     await insertLedger(tx, { giftCardId: c.id, kind: 'voided', amountCents: -c.balanceCents, balanceAfterCents: 0, actor, reason: 'order cancelled', createdAt: now });
     await auditCard(tx, ctx, actor, 'gift_card.voided', c.id, { balance_cents: c.balanceCents }, { balance_cents: 0, order_item_id: c.orderItemId });
@@ -138,6 +140,12 @@ export async function voidOrderCodes(tx: Tx, ctx: Ctx, cancelledItemIds: number[
       action: 'voucher.voided', entityType: 'voucher', entityId: v.id, before: null, after: { order_item_id: v.orderItemId },
     });
   }
+}
+
+/** The race's control run: a pause between the read and the write, then no guard (a lost update). */
+async function voidUnguarded(tx: Tx, id: number, now: Date) {
+  await new Promise((r) => setTimeout(r, 50));
+  return voidCardRowUnguarded(tx, id, now);
 }
 
 /**
