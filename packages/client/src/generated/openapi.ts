@@ -1188,6 +1188,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/orders/{id}/gift_cards/{item}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gift card sold by an order, as a PDF with its code (order token; as often as asked)
+         * @description Gift card sold by an order, as a PDF with its code (order token; as often as asked)
+         */
+        get: operations["downloadOrderGiftCardPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v4/orders/{id}/invoice.pdf": {
         parameters: {
             query?: never;
@@ -1344,6 +1364,26 @@ export interface paths {
          * @description Booking confirmation of a tour item (go~mus link; the order's confirmation PDF)
          */
         get: operations["downloadOrderTourPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/orders/{id}/vouchers/{item}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single-purpose voucher sold by an order, as a PDF with its code (order token; as often as asked)
+         * @description Single-purpose voucher sold by an order, as a PDF with its code (order token; as often as asked)
+         */
+        get: operations["downloadOrderVoucherPdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -14100,6 +14140,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         }[];
                     };
                 };
@@ -14309,6 +14356,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         } & {
                             /** @description Shown in this answer only: it cannot be read again. */
                             code: string;
@@ -14322,7 +14376,7 @@ export interface operations {
                             created_at: string;
                             id: number;
                             /** @enum {string} */
-                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected" | "voided";
                             payment_id: number | null;
                             reason: string | null;
                             refund_id: number | null;
@@ -14561,6 +14615,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         };
                         ledger: {
                             actor: string;
@@ -14571,7 +14632,7 @@ export interface operations {
                             created_at: string;
                             id: number;
                             /** @enum {string} */
-                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected" | "voided";
                             payment_id: number | null;
                             reason: string | null;
                             refund_id: number | null;
@@ -14822,6 +14883,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         };
                         ledger: {
                             actor: string;
@@ -14832,7 +14900,7 @@ export interface operations {
                             created_at: string;
                             id: number;
                             /** @enum {string} */
-                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected" | "voided";
                             payment_id: number | null;
                             reason: string | null;
                             refund_id: number | null;
@@ -15080,7 +15148,7 @@ export interface operations {
                             created_at: string;
                             id: number;
                             /** @enum {string} */
-                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected" | "voided";
                             payment_id: number | null;
                             reason: string | null;
                             refund_id: number | null;
@@ -15643,6 +15711,13 @@ export interface operations {
                             issued_by: string;
                             language: string;
                             recipient: string | null;
+                            /** @description The order line (GiftCard item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Cancelled with the order that sold it (ledger entry `voided`).
+                             */
+                            voided_at: string | null;
                         };
                         ledger: {
                             actor: string;
@@ -15653,7 +15728,7 @@ export interface operations {
                             created_at: string;
                             id: number;
                             /** @enum {string} */
-                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected";
+                            kind: "issued" | "redeemed" | "refunded" | "expired" | "corrected" | "voided";
                             payment_id: number | null;
                             reason: string | null;
                             refund_id: number | null;
@@ -19047,6 +19122,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -19059,14 +19136,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -19076,6 +19178,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -19265,7 +19368,7 @@ export interface operations {
                     finalize?: boolean;
                     /** @description Your key; a repeat with the same content returns the existing order. */
                     foreign_id?: string;
-                    items: {
+                    items: ({
                         attributes: {
                             attendees?: {
                                 name?: string;
@@ -19284,7 +19387,37 @@ export interface operations {
                         };
                         /** @description Ticket (attributes.id = ticket id), Event (attributes.id = date id) or Tour (tour id). */
                         type: "Ticket" | "Event" | "Tour";
-                    }[];
+                    } | {
+                        attributes: {
+                            /** @description The value of each card, 5.00 to 500.00. */
+                            amount_cents: number;
+                            /** @description The PDF's language (de, en); default the instance's first. */
+                            language?: string;
+                            /** @description Cards of this value (default 1). */
+                            quantity?: number;
+                            /** @description Printed on the PDF ("For …"). */
+                            recipient?: string;
+                        };
+                        /**
+                         * @description Gift cards (multi-purpose vouchers): no VAT; sold in an order of their own (422 GIFT_CARD_MIXED otherwise).
+                         * @enum {string}
+                         */
+                        type: "GiftCard";
+                    } | {
+                        attributes: {
+                            /** @description The PDF's language (de, en); default the instance's first. */
+                            language?: string;
+                            quantity: number;
+                            /** @description Printed on the PDF ("For …"). */
+                            recipient?: string;
+                            ticket_id: number;
+                        };
+                        /**
+                         * @description Single-purpose vouchers: each one admission of the ticket, at its price and VAT rate.
+                         * @enum {string}
+                         */
+                        type: "Voucher";
+                    })[];
                     reference?: string;
                     /** @description Your sum in cents; must match. */
                     total?: number;
@@ -19383,6 +19516,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -19395,14 +19530,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -19412,6 +19572,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -19559,6 +19720,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -19571,14 +19734,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -19588,6 +19776,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -19886,6 +20075,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -19898,14 +20089,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -19915,6 +20131,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -20203,6 +20420,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -20215,14 +20434,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -20232,6 +20476,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -20579,6 +20824,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -20591,14 +20838,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -20608,6 +20880,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -21510,6 +21783,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -21522,14 +21797,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -21539,6 +21839,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -21617,6 +21918,204 @@ export interface operations {
                      * @example {
                      *       "error": "not found",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadOrderGiftCardPdf: {
+        parameters: {
+            query: {
+                /** @description Accepted for go~mus links; the document keeps its language. */
+                locale?: string;
+                /** @description The order token (`token` in the order answer). */
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "application/xml": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Resource existed but is no longer available. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "document no longer available",
+                     *       "code": "GONE",
                      *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
                      *     }
                      */
@@ -23855,6 +24354,204 @@ export interface operations {
             };
         };
     };
+    downloadOrderVoucherPdf: {
+        parameters: {
+            query: {
+                /** @description Accepted for go~mus links; the document keeps its language. */
+                locale?: string;
+                /** @description The order token (`token` in the order answer). */
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "application/xml": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed request (for example invalid JSON). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request body is not valid JSON",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Token missing, expired, revoked, invalid or of another instance. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "authentication error; no customer or no user present",
+                     *       "code": "UNAUTHORIZED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token class or its rights do not allow this call. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "a reseller token may not use this endpoint",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Record not found, outside the caller scope, or route invalid. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not found",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Resource existed but is no longer available. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "document no longer available",
+                     *       "code": "GONE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation or business-rule error. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "errors": [
+                     *         "quantity must be at least 1"
+                     *       ],
+                     *       "code": "VALIDATION_FAILED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate limit exceeded",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error, logged under the request id: retry with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal server error",
+                     *       "code": "INTERNAL",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable, shutting down, overloaded): retry after Retry-After. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database did not answer in time; retry",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "01JD6Z6W3VQ8K4N2M5P7R9T1XA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getOrderByBarcode: {
         parameters: {
             query?: never;
@@ -24048,6 +24745,8 @@ export interface operations {
                             is_valid: boolean;
                             items: {
                                 attributes: {
+                                    /** @description GiftCard: the value of each card. */
+                                    amount_cents?: number;
                                     attendees?: {
                                         name: string;
                                         surname: string;
@@ -24060,14 +24759,39 @@ export interface operations {
                                     }[];
                                     date_id?: number;
                                     event_id?: number;
+                                    /** @description GiftCard: the cards issued (none until the order is finalized). */
+                                    gift_cards?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                     /** @description The ticket sale / booking id (the order item id). */
                                     id: number;
+                                    /** @description GiftCard, Voucher: the PDF's language. */
+                                    language?: string | null;
                                     language_id?: number | null;
                                     participants?: number;
                                     quantity: number;
+                                    recipient?: string | null;
                                     start_time: string;
                                     ticket_id?: number;
                                     tour_id?: number;
+                                    /** @description Voucher: the vouchers issued (none until the order is finalized). */
+                                    vouchers?: {
+                                        /** @description The last four characters of its code (the code itself is only in the PDF). */
+                                        code_last4: string;
+                                        /** @description The gift card or voucher id. */
+                                        id: number;
+                                        /** @description Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf). */
+                                        pdf_url: string;
+                                        /** @description valid, void (cancelled with the order) or redeemed (a voucher) */
+                                        status: string;
+                                    }[];
                                 };
                                 /** @description Entries made with this item's barcodes (docs/api-contract.md §14). */
                                 entries_used: number;
@@ -24077,6 +24801,7 @@ export interface operations {
                                 /** @description active or cancelled */
                                 status: string;
                                 tax_included: boolean;
+                                /** @description Ticket, Event, Tour, GiftCard or Voucher */
                                 type: string;
                                 unit_price_cents: number;
                                 vat_pct: number;
@@ -38494,8 +39219,10 @@ export interface operations {
                             recipient: string | null;
                             /** Format: date-time */
                             redeemed_at: string | null;
+                            /** @description The order line (Voucher item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
                             /** @enum {string} */
-                            status: "valid" | "redeemed" | "expired";
+                            status: "valid" | "redeemed" | "expired" | "void";
                             /** @description The one ticket it admits to, in any free slot. */
                             ticket_id: number;
                             /** @description VAT charged at sale. */
@@ -38697,8 +39424,10 @@ export interface operations {
                             recipient: string | null;
                             /** Format: date-time */
                             redeemed_at: string | null;
+                            /** @description The order line (Voucher item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
                             /** @enum {string} */
-                            status: "valid" | "redeemed" | "expired";
+                            status: "valid" | "redeemed" | "expired" | "void";
                             /** @description The one ticket it admits to, in any free slot. */
                             ticket_id: number;
                             /** @description VAT charged at sale. */
@@ -38932,8 +39661,10 @@ export interface operations {
                             recipient: string | null;
                             /** Format: date-time */
                             redeemed_at: string | null;
+                            /** @description The order line (Voucher item) that sold it; null when issued by staff. */
+                            sold_order_item_id: number | null;
                             /** @enum {string} */
-                            status: "valid" | "redeemed" | "expired";
+                            status: "valid" | "redeemed" | "expired" | "void";
                             /** @description The one ticket it admits to, in any free slot. */
                             ticket_id: number;
                             /** @description VAT charged at sale. */

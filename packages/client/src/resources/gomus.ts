@@ -32,6 +32,10 @@ const EP = {
     tours: endpoint('GET', '/orders/{id}/tours/{item}.pdf'),
     invoice: endpoint('GET', '/orders/{id}/invoice.pdf'),
   } satisfies Record<DocumentLink, ReturnType<typeof endpoint>>,
+  sold: {
+    gift_card: endpoint('GET', '/orders/{id}/gift_cards/{item}.pdf'),
+    voucher: endpoint('GET', '/orders/{id}/vouchers/{item}.pdf'),
+  },
 };
 
 type Text = string | Record<string, string | null> | null;
@@ -119,6 +123,17 @@ export class Gomus {
    * item, or the invoice. The token is masked in the client's logs. 202 (still rendering) and 410
    * are errors here; `documents.download` polls.
    */
+  /**
+   * The PDF of a gift card or single-purpose voucher an order sold (`pdf_url` of its GiftCard or
+   * Voucher line), authorized by the order token: the code printed on it, as often as asked. 410
+   * once the order was cancelled and the card or voucher voided.
+   */
+  async soldCodePdf(orderId: number, kind: 'gift_card' | 'voucher', id: number, token: string, o: { correlationId?: string } = {}): Promise<DocumentFile> {
+    const res = await this.core.http.send(EP.sold[kind], { params: { id: orderId, item: id }, query: { token }, binary: true, ...o });
+    if (res.status !== 200 || !res.bytes) throw new Error(`${kind} ${id} of order ${orderId}: status ${res.status}`);
+    return { bytes: res.bytes, contentType: res.headers.get('content-type') ?? 'application/pdf', filename: undefined };
+  }
+
   async orderDocument(orderId: number, link: DocumentLink, itemId: number | null, token: string, o: { correlationId?: string } = {}): Promise<DocumentFile> {
     const params: Record<string, number> = link === 'invoice' ? { id: orderId } : { id: orderId, item: itemId ?? 0 };
     const res = await this.core.http.send(EP.links[link], { params, query: { token }, binary: true, ...o });

@@ -30,7 +30,7 @@ export interface Ctx {
    * disableGiftCardGuard: a gift card is debited by writing the balance read before, without the
    * conditional update (the control run of test/multinode/gift-card-race.test.ts).
    */
-  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean; disablePaymentLocks?: boolean; disableGiftCardGuard?: boolean; unguardedPromoUses?: boolean };
+  testing?: { disableCapacityLocks?: boolean; disableEntryLocks?: boolean; disableHoldLimitLock?: boolean; disablePaymentLocks?: boolean; disableGiftCardGuard?: boolean; unguardedPromoUses?: boolean; unguardedGiftCardVoid?: boolean };
 }
 
 export interface MasterDataMemo {

@@ -3,9 +3,9 @@
 // as much of each of its live capacity allocations. The capacity_totals triggers follow the
 // changed quantities (src/db/sql/capacity_totals_*.sql), so the part's capacity is freed once,
 // when the cancellation releases the new item's allocations.
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../client.ts';
-import { barcodes, capacityAllocations, orderItems } from '../schema/index.ts';
+import { barcodes, capacityAllocations, giftCards, orderItems, singlePurposeVouchers } from '../schema/index.ts';
 
 /** What `part` units of an item cost: unit price times the part, or its rounded share of the price. */
 export function partPriceCents(item: { priceCents: number; unitPriceCents: number; quantity: number }, part: number): number {
@@ -39,6 +39,22 @@ export async function splitOrderItem(tx: Tx, itemId: number, part: number): Prom
     .orderBy(desc(barcodes.id))
     .limit(part);
   if (codes.length) await tx.update(barcodes).set({ orderItemId: newId }).where(inArray(barcodes.id, codes.map((c) => c.id)));
+  // Gift cards and vouchers sold by the line go with the part, untouched ones first: the part is
+  // what gets cancelled, and a used one there refuses the cancellation (domain/vouchers/orderLines.ts).
+  const cards = await tx
+    .select({ id: giftCards.id })
+    .from(giftCards)
+    .where(eq(giftCards.orderItemId, itemId))
+    .orderBy(sql`(${giftCards.voidedAt} is null and ${giftCards.balanceCents} = ${giftCards.initialCents}) desc`, desc(giftCards.id))
+    .limit(part);
+  if (cards.length) await tx.update(giftCards).set({ orderItemId: newId }).where(inArray(giftCards.id, cards.map((c) => c.id)));
+  const vouchers = await tx
+    .select({ id: singlePurposeVouchers.id })
+    .from(singlePurposeVouchers)
+    .where(eq(singlePurposeVouchers.orderItemId, itemId))
+    .orderBy(sql`(${singlePurposeVouchers.voidedAt} is null and ${singlePurposeVouchers.orderId} is null) desc`, desc(singlePurposeVouchers.id))
+    .limit(part);
+  if (vouchers.length) await tx.update(singlePurposeVouchers).set({ orderItemId: newId }).where(inArray(singlePurposeVouchers.id, vouchers.map((v) => v.id)));
   const live = await tx
     .select()
     .from(capacityAllocations)

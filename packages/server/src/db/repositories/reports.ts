@@ -46,7 +46,8 @@ export async function museumTitleRows(db: DbOrTx): Promise<Array<{ id: number; t
 // Lines are grouped by (key, price, rate, tax mode, sign) and counted, not summed: VAT is rounded
 // per invoice line (documents/render/vat.ts, lineAmounts), so equal lines round equally and the
 // caller applies that one rule to each distinct line times its count. OCTO test bookings
-// (orders.test_mode) never count.
+// (orders.test_mode) never count. Gift cards and vouchers sold are lines of their invoices too:
+// keyed GiftCard:0 and Voucher:<ticket id> (never a null key).
 const KEYS: Record<SalesDimension, SQL> = {
   day: sql`to_char((l.at at time zone m.time_zone)::date, 'YYYY-MM-DD')`,
   ticket: sql`l.type || ':' || l.product_id`,
@@ -62,7 +63,7 @@ export async function salesLedgerRows(db: DbOrTx, range: ReportRange, by: SalesD
   const cols = sql`i.museum_id, o.source, o.account_id, i.type,
     case when o.staff_user_id is not null then 'desk'
          when exists (select 1 from octo_bookings ob where ob.order_id = o.id) then 'octo' else o.source end as channel,
-    coalesce(i.ticket_id, i.tour_id, (select ed.event_id from event_dates ed where ed.id = i.event_date_id)) as product_id,
+    coalesce(i.ticket_id, i.tour_id, (select ed.event_id from event_dates ed where ed.id = i.event_date_id), i.voucher_ticket_id, 0) as product_id,
     i.price_cents, i.vat_pct, i.tax_included, i.quantity`;
   const r = await db.execute<{ key: string; price_cents: number; vat_pct: number; tax_included: boolean; sign: number; lines: string; quantity: string }>(sql`
     with l as (

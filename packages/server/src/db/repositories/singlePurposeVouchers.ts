@@ -28,12 +28,12 @@ export async function listVouchers(db: DbOrTx, opts: { limit: number; offset: nu
   return filtered.orderBy(desc(singlePurposeVouchers.id)).limit(opts.limit).offset(opts.offset);
 }
 
-/** Marks the voucher redeemed by the order while it is unredeemed and valid; undefined otherwise. */
+/** Marks the voucher redeemed by the order while it is unredeemed, not void and valid; undefined otherwise. */
 export async function redeemVoucher(db: DbOrTx, id: number, orderId: number, now: Date): Promise<VoucherRow | undefined> {
   const [v] = await db
     .update(singlePurposeVouchers)
     .set({ orderId, redeemedAt: now })
-    .where(and(eq(singlePurposeVouchers.id, id), isNull(singlePurposeVouchers.orderId), gt(singlePurposeVouchers.expiresAt, now)))
+    .where(and(eq(singlePurposeVouchers.id, id), isNull(singlePurposeVouchers.orderId), isNull(singlePurposeVouchers.voidedAt), gt(singlePurposeVouchers.expiresAt, now)))
     .returning();
   return v;
 }

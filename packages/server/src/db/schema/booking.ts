@@ -136,12 +136,18 @@ export const orderItems = pgTable(
     status: text().notNull().default('active'),
     attendees: jsonb().$type<Array<{ name: string; surname: string }>>(),
     cancelledAt: timestamp({ withTimezone: true }),
+    /** Voucher lines: the ticket the vouchers admit to (not ticket_id: a voucher sale is no visit). */
+    voucherTicketId: integer().references(() => tickets.id),
+    /** GiftCard and Voucher lines: the PDF language and recipient asked for (migration 0051). */
+    codeLanguage: text(),
+    codeRecipient: text(),
   },
   (t) => [
     index('order_items_order').on(t.orderId),
     index('order_items_cancelled').on(t.cancelledAt).where(sql`${t.cancelledAt} is not null`), // reports (0020)
     index('order_items_cancelled').on(t.cancelledAt).where(sql`${t.cancelledAt} is not null`), // reports (0020)
-    check('order_items_type', sql`${t.type} in ('Ticket', 'Event', 'Tour')`),
+    check('order_items_type', sql`${t.type} in ('Ticket', 'Event', 'Tour', 'GiftCard', 'Voucher')`),
+    check('order_items_voucher_ticket', sql`(${t.type} = 'Voucher') = (${t.voucherTicketId} is not null)`),
     check('order_items_status', sql`${t.status} in ('active', 'cancelled')`),
     check('order_items_quantity', sql`${t.quantity} > 0`),
   ],

@@ -1,6 +1,7 @@
 // Promo codes and the uses orders took (migration 0046, docs/vouchers.md). `uses` lives on the
 // code row so that taking one is a single conditional update, guarded by a check.
-import { boolean, date, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 import { orderItems, orders } from './booking.ts';
 import { tickets } from './catalog.ts';
@@ -76,8 +77,17 @@ export const singlePurposeVouchers = pgTable(
     redeemedAt: timestamp({ withTimezone: true }),
     issuedBy: text().notNull(),
     issuedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The order line that sold it (migration 0051); null for vouchers issued by staff. */
+    orderItemId: bigint({ mode: 'number' }).references(() => orderItems.id),
+    /** Sold ones only: the code sealed (AES-256-GCM) for the buyer's PDF, read again through the order token. */
+    codeSealed: text(),
+    /** Cancelled with the order that sold it: no longer redeemable. */
+    voidedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('single_purpose_vouchers_code_hash').on(t.codeHash), index('single_purpose_vouchers_last4').on(t.codeLast4)],
+  (t) => [
+    uniqueIndex('single_purpose_vouchers_code_hash').on(t.codeHash), index('single_purpose_vouchers_last4').on(t.codeLast4),
+    index('single_purpose_vouchers_order_item').on(t.orderItemId).where(sql`${t.orderItemId} is not null`),
+  ],
 );
 
 /** What each code took off which order item (a promo code or a single-purpose voucher). */

@@ -2,11 +2,12 @@
 // (one conditional update redeems, guarded by a check); the ledger keeps why it changed. The
 // code is never stored: its SHA-256 finds the card, its last four characters name it to staff.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { orderItems } from './booking.ts';
 import { payments, refunds } from './payments.ts';
 import { staffUsers } from './staff.ts';
 
-export const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected'] as const;
+export const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected', 'voided'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const giftCards = pgTable(
@@ -27,10 +28,15 @@ export const giftCards = pgTable(
     issuedBy: text().notNull(),
     issuedAt: timestamp({ withTimezone: true }).notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The order line that sold the card (migration 0051); null for cards issued by staff. */
+    orderItemId: bigint({ mode: 'number' }).references(() => orderItems.id),
+    /** Cancelled with its order: the ledger's `voided` entry took the balance to zero. */
+    voidedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     uniqueIndex('gift_cards_code_hash').on(t.codeHash),
     index('gift_cards_last4').on(t.codeLast4),
+    index('gift_cards_order_item').on(t.orderItemId).where(sql`${t.orderItemId} is not null`),
     check('gift_cards_balance_nonnegative', sql`${t.balanceCents} >= 0`),
     check('gift_cards_initial_positive', sql`${t.initialCents} > 0`),
   ],

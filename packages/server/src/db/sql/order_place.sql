@@ -49,9 +49,11 @@ BEGIN
 
   FOR r IN SELECT e FROM jsonb_array_elements(p->'items') WITH ORDINALITY AS t(e, i) ORDER BY i LOOP
     INSERT INTO order_items (order_id, type, museum_id, ticket_id, event_date_id, tour_id, language_id, quantity,
-                             start_at, unit_price_cents, price_cents, vat_pct, tax_included, attendees)
+                             start_at, unit_price_cents, price_cents, vat_pct, tax_included, attendees,
+                             voucher_ticket_id, code_language, code_recipient)
     SELECT o.id, x.type, x.museum_id, x.ticket_id, x.event_date_id, x.tour_id, x.language_id, x.quantity,
-           x.start_at, x.unit_price_cents, x.price_cents, x.vat_pct, x.tax_included, x.attendees
+           x.start_at, x.unit_price_cents, x.price_cents, x.vat_pct, x.tax_included, x.attendees,
+           x.voucher_ticket_id, x.code_language, x.code_recipient
       FROM jsonb_populate_record(null::order_items, r) x
     RETURNING * INTO it;
     item_ids := item_ids || it.id;

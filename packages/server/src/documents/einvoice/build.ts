@@ -93,6 +93,10 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
   const due = inv.kind === 'invoice' ? (inv.due_date ?? null) : null;
   const paid = inv.kind === 'invoice' ? (inv.payments ?? []) : [];
   const taxCat = (p: number) => ({ 'cbc:ID': p > 0 ? 'S' : 'Z', 'cbc:Percent': pct(p), 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
+  // Not subject to VAT (a gift card sold, ADR 0043): category O carries no rate (BR-O-05), its
+  // breakdown an exemption reason (BR-O-10), and the invoice no seller VAT identifier (BR-O-02).
+  const notSubject = { 'cbc:ID': 'O', 'cac:TaxScheme': { 'cbc:ID': 'VAT' } };
+  const outOfScope = totals.lines.some((l) => l.vat_category === 'O');
   const s = inv.seller;
   const b = inv.buyer;
   const data = {
@@ -121,7 +125,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
             'cac:Country': { 'cbc:IdentificationCode': s.country },
           },
           'cac:PartyTaxScheme': [
-            ...(s.vatId ? [{ 'cbc:CompanyID': s.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] : []),
+            ...(s.vatId && !outOfScope ? [{ 'cbc:CompanyID': s.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] : []),
             ...(s.taxNumber ? [{ 'cbc:CompanyID': s.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'FC' } }] : []),
           ],
           'cac:PartyLegalEntity': { 'cbc:RegistrationName': s.name },
@@ -156,7 +160,9 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
             'cbc:TaxableAmount@currencyID': cur,
             'cbc:TaxAmount': amount(r.vat_cents),
             'cbc:TaxAmount@currencyID': cur,
-            'cac:TaxCategory': { ...taxCat(r.vat_pct), ...(r.vat_pct > 0 ? {} : { 'cbc:TaxExemptionReason': 'Zero rated' }) },
+            'cac:TaxCategory': r.category === 'O'
+              ? { ...notSubject, 'cbc:TaxExemptionReasonCode': 'VATEX-EU-O', 'cbc:TaxExemptionReason': t(inv.locale, 'invoice.not_subject') }
+              : { ...taxCat(r.vat_pct), ...(r.vat_pct > 0 ? {} : { 'cbc:TaxExemptionReason': 'Zero rated' }) },
           })),
         },
       ],
@@ -183,7 +189,7 @@ export function eInvoiceData(inv: IssuedInvoice): Invoice {
         'cac:Item': {
           ...(l.detail ? { 'cbc:Description': l.detail } : {}),
           'cbc:Name': l.title,
-          'cac:ClassifiedTaxCategory': taxCat(l.vat_pct),
+          'cac:ClassifiedTaxCategory': l.vat_category === 'O' ? notSubject : taxCat(l.vat_pct),
         },
         ...lineAllowances(inv, l, cur),
       })),

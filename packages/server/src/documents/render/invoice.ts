@@ -65,7 +65,8 @@ export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
     text(doc, l.title, COLS.title.x, y, { size: 9, width: COLS.title.w - 6 });
     text(doc, String(l.quantity), COLS.qty.x, y, { size: 9, width: COLS.qty.w, align: 'right' });
     text(doc, money(l.unit_price_cents), COLS.unit.x, y, { size: 9, width: COLS.unit.w, align: 'right' });
-    text(doc, formatPct(L, l.vat_pct), COLS.vat.x, y, { size: 9, width: COLS.vat.w, align: 'right' });
+    // A gift card's line is not subject to VAT: no rate, the words instead.
+    text(doc, l.vat_category === 'O' ? '–' : formatPct(L, l.vat_pct), COLS.vat.x, y, { size: 9, width: COLS.vat.w, align: 'right' });
     if (!inv.small_amount) text(doc, money(l.net_cents), COLS.net.x, y, { size: 9, width: COLS.net.w, align: 'right' });
     text(doc, money(l.gross_cents), COLS.gross.x, y, { size: 9, width: COLS.gross.w, align: 'right' });
     if (l.detail) text(doc, l.detail, COLS.title.x + 8, y + 11, { size: 8, color: GRAY, width: COLS.vat.x - COLS.title.x - 8 });
@@ -99,10 +100,16 @@ export async function renderInvoicePdf(inv: IssuedInvoice): Promise<Buffer> {
     y += 14;
   };
   if (inv.small_amount) {
-    for (const b of totals.by_rate) y = text(doc, t(L, 'invoice.small_amount_note', { rate: formatPct(L, b.vat_pct) }) + ` (${money(b.gross_cents)})`, MARGIN + 100, y, { size: 9, width: 395 }) + 4;
+    for (const b of totals.by_rate) {
+      const note = b.category === 'O' ? t(L, 'invoice.not_subject_note') : t(L, 'invoice.small_amount_note', { rate: formatPct(L, b.vat_pct) });
+      y = text(doc, `${note} (${money(b.gross_cents)})`, MARGIN + 100, y, { size: 9, width: 395 }) + 4;
+    }
   } else {
     row(t(L, 'invoice.vat_breakdown'), t(L, 'invoice.col.net'), t(L, 'invoice.col.vat_amount'), t(L, 'invoice.col.gross'), true);
-    for (const b of totals.by_rate) row(t(L, 'invoice.vat_rate', { rate: formatPct(L, b.vat_pct) }), money(b.net_cents), money(b.vat_cents), money(b.gross_cents));
+    for (const b of totals.by_rate) {
+      const label = b.category === 'O' ? t(L, 'invoice.not_subject_note') : t(L, 'invoice.vat_rate', { rate: formatPct(L, b.vat_pct) });
+      row(label, money(b.net_cents), money(b.vat_cents), money(b.gross_cents));
+    }
     row(t(L, 'invoice.total'), money(totals.net_cents), money(totals.vat_cents), money(totals.gross_cents), true);
     y += 4;
     for (const [k, v] of [['invoice.total_net', totals.net_cents], ['invoice.total_vat', totals.vat_cents]] as const) {

@@ -14,8 +14,13 @@ export interface IssuedLine {
   total_cents: number;
   vat_pct: number;
   tax_included: boolean;
-  /** Date of service (the visit date, museum-local "YYYY-MM-DD"). */
+  /** Date of service (the visit date, museum-local "YYYY-MM-DD"; the day of sale for cards and vouchers). */
   service_date: string;
+  /**
+   * 'O': not subject to VAT (the sale of a gift card, a multi-purpose voucher), vat_pct 0. Absent:
+   * standard or zero rated by vat_pct. An invoice holds O lines only or none (ADR 0043).
+   */
+  vat_category?: 'O';
   /**
    * What promo codes and vouchers took off the line, on the same basis as total_cents (which is
    * after them): the list price is total_cents plus these. Absent on lines without any.

@@ -9,7 +9,8 @@ import type { IssuedLine, IssuedParty } from './invoiceTypes.ts';
 import type {
   ConfirmationBooking, ConfirmationPdfInput, RenderMuseum, TicketAdmission, TicketsPdfInput,
 } from './renderTypes.ts';
-import { formatDate, formatSlot, resolveLocale } from '../../i18n/index.ts';
+import { formatDate, formatSlot, resolveLocale, t } from '../../i18n/index.ts';
+import { ticketById } from '../capacity/catalog.ts';
 import type { Ctx } from '../context.ts';
 import { localDateOf } from '../time.ts';
 import { discountsByOrder } from '../orders/discounts.ts';
@@ -62,7 +63,11 @@ export async function loadOrderRenderData(db: DbOrTx, ctx: Ctx, orderId: number)
   const slotMinutes = new Map<number, number>();
   const reduced = new Set<number>();
   for (const i of items) {
-    if (i.ticketId) {
+    if (i.type === 'GiftCard') titles.set(i.id, t(locale, 'gift_card.title'));
+    else if (i.type === 'Voucher') {
+      const vt = i.voucherTicketId ? await ticketById(ctx, db, i.voucherTicketId) : null;
+      titles.set(i.id, `${t(locale, 'voucher.title')}: ${pick(vt?.title, L)}`);
+    } else if (i.ticketId) {
       const t = ts.find((x) => x.id === i.ticketId);
       titles.set(i.id, pick(t?.title, L));
       if (t?.ticketType === 'normal') dayTickets.add(i.id);
@@ -150,7 +155,10 @@ export function confirmationInput(d: OrderRenderData, currency: string): Confirm
 /** An invoice line of an order item: title, when (as people write it) and amounts as charged. */
 export function invoiceLine(d: OrderRenderData, i: Item): IssuedLine {
   const zone = d.museum.time_zone;
-  const detail = d.dayTickets.has(i.id) ? formatDate(d.locale, i.startAt, zone, 'medium') : formatSlot(d.locale, i.startAt, slotEnd(d, i), zone);
+  // Gift cards and vouchers sold: no visit to describe; the service date is the day of sale. A
+  // gift card is not subject to VAT (category O); a voucher carries its ticket's rate.
+  const sold = i.type === 'GiftCard' || i.type === 'Voucher';
+  const detail = sold ? null : d.dayTickets.has(i.id) ? formatDate(d.locale, i.startAt, zone, 'medium') : formatSlot(d.locale, i.startAt, slotEnd(d, i), zone);
   return {
     title: d.titles.get(i.id) || i.type,
     detail,
@@ -160,6 +168,7 @@ export function invoiceLine(d: OrderRenderData, i: Item): IssuedLine {
     vat_pct: i.vatPct,
     tax_included: i.taxIncluded,
     service_date: localDateOf(i.startAt, zone),
+    ...(i.type === 'GiftCard' ? { vat_category: 'O' as const } : {}),
     ...(d.discounts.has(i.id) ? { discounts: d.discounts.get(i.id)! } : {}),
   };
 }

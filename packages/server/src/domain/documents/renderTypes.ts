@@ -68,11 +68,15 @@ export interface InvoiceLineInput {
   tax_included: boolean;
   /** Optional second line, e.g. the date/slot or "cancelled". */
   detail?: string | null;
+  /** 'O': not subject to VAT (a gift card sold); its own bucket, never merged with a 0 % rate. */
+  vat_category?: 'O';
 }
 
 /** Per VAT rate, and overall. Computed by `computeInvoiceTotals` (see vat.ts for rounding). */
 export interface VatBucket {
   vat_pct: number;
+  /** 'O': the lines not subject to VAT. */
+  category?: 'O';
   net_cents: number;
   vat_cents: number;
   gross_cents: number;

@@ -14,6 +14,15 @@ export function checkDigit(digits: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
+/**
+ * Barcodes an item gets when finalized: one per admission (each ticket or event seat), one per
+ * tour booking (a group), none for gift cards and vouchers sold (their codes are their own).
+ */
+export function admissionsOf(type: string, quantity: number): number {
+  if (type === 'GiftCard' || type === 'Voucher') return 0;
+  return type === 'Tour' ? 1 : quantity;
+}
+
 export function newBarcode(): string {
   // Two draws of 6 digits each: randomInt's range is limited to < 2^48.
   const digits = String(randomInt(0, 1_000_000)).padStart(6, '0') + String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -14,6 +14,7 @@ import { DomainError } from '../errors.ts';
 import { requeueOrderDocumentsAfterCancellation } from '../documents/queueOrderDocuments.ts';
 import { recordEvent } from '../events/record.ts';
 import { voidBarcodes } from './barcodes.ts';
+import { giveBackOrderCodes, voidOrderCodes } from '../vouchers/orderLines.ts';
 import { orderExpired } from './finalize.ts';
 import { findOrder, orderEventScope, reload, statusAt, type OrderView } from './internal.ts';
 
@@ -64,6 +65,8 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: CancelInpu
       .filter((i) => i.status === 'active' && (named.length === 0 || named.includes(i.id)))
       .map((i) => i.id);
     if (targets.length === 0) return reload(tx, ctx, order.id);
+    // Gift cards and vouchers it sold are voided first: one already used refuses the whole call.
+    await voidOrderCodes(tx, ctx, targets);
     await releaseCapacity(tx, ctx, { orderItemIds: targets });
     await cancelItems(tx, targets, now);
     await voidBarcodes(tx, targets);
@@ -73,6 +76,8 @@ export async function cancelOrder(ctx: Ctx, idOrToken: string, input: CancelInpu
       updatedAt: now,
       ...(left.length === 0 ? { status: 'cancelled', cancelledAt: now, expiresAt: null } : {}),
     });
+    // The codes it took come back: vouchers of the cancelled items, promo uses with the whole order.
+    await giveBackOrderCodes(tx, ctx, order.id, targets, left.length === 0);
     // One event per cancellation, whole or items: which items it cancelled travel with it.
     await recordEvent({ ...ctx, db: tx }, 'order.cancelled', { ...orderEventScope(order), data: { cancelled_item_ids: targets } });
     // Finalized orders: their ticket/confirmation PDFs are rendered again with the void barcodes,

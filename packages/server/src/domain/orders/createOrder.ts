@@ -23,6 +23,8 @@ import { prepareItems, type OrderItemInput, type PreparedItem } from './items.ts
 import { placeOrder, type PlaceOrder } from './placeOrder.ts';
 import { discountItems, recordUses } from '../vouchers/promoApply.ts';
 import { discountViews } from './discounts.ts';
+import { checkLineMix, isCodeLine, issueOrderCodes } from '../vouchers/orderLines.ts';
+import type { ResolvedClaim } from '../capacity/types.ts';
 
 export interface CreateOrderInput {
   foreign_id?: string;
@@ -67,12 +69,13 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   // closures, past dates, quantity above capacity). Those rows come from the process memo, so a
   // valid order usually reaches its write without a query, and an invalid one writes nothing.
   const items = await prepareItems(ctx.db, ctx, input.items);
+  checkLineMix(items, input.codes?.length ?? 0);
   const applied = input.codes?.length ? await discountItems(ctx, input.codes, items) : [];
   const total = items.reduce((s, i) => s + i.priceCents, 0);
   if (input.total !== undefined && input.total !== total) {
     throw new DomainError('TOTAL_MISMATCH', `total ${input.total} does not match the sum of the items (${total} cents)`);
   }
-  const resolved = await resolveClaims(ctx.db, ctx, items.map((i) => i.claim));
+  const resolved = await resolveItemClaims(ctx, items);
   // A pending order holds capacity like a reservation (the holds it consumes are replaced): for
   // a limited account it is checked and placed in one transaction, under the account's hold lock
   // (holdLimits.ts). A finalized one is a sale and never limited, so its group-commit path is
@@ -92,10 +95,12 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
   };
   const hasCustomer = input.customer !== undefined || input.customer_id !== undefined;
   const hasReservations = items.some((i) => i.reservationTokens.length > 0);
+  // Gift cards and vouchers sold: their codes are issued in the transaction that finalizes.
+  const sellsCodes = items.some((i) => isCodeLine(i.type));
   try {
     // The answer is built from the rows the write returns: a 201 is only sent for what
     // committed, and a failure after the commit cannot turn a stored order into an error.
-    if (!hasCustomer && !hasReservations && !limited && applied.length === 0 && !inTransaction(ctx.db)) {
+    if (!hasCustomer && !hasReservations && !limited && applied.length === 0 && !sellsCodes && !inTransaction(ctx.db)) {
       // The common case: the single order_place statement is the whole transaction.
       return { order: await placeOrder(ctx.db, ctx, { ...order, customerId: null, reservationIds: [] }), replayed: false };
     }
@@ -123,7 +128,9 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
         await recordUses(tx, ctx, placed, applied, emailOf(input.customer));
         placed.discounts = discountViews(applied, placed.items.map((i) => i.id));
       }
-      return { order: placed, replayed: false };
+      if (!sellsCodes) return { order: placed, replayed: false };
+      if (finalize) await issueOrderCodes(tx, ctx, placed.id);
+      return { order: await reload(tx, ctx, placed.id), replayed: false };
     });
   } catch (err) {
     if (foreignId && isForeignIdViolation(err)) {
@@ -132,6 +139,16 @@ export async function createOrder(ctx: Ctx, input: CreateOrderInput): Promise<{ 
     }
     throw err;
   }
+}
+
+/**
+ * The capacity each item claims, resolved (entry grid, calendar, capacity), in item order. GiftCard
+ * and Voucher lines book no visit: they claim nothing, and stand at the moment of sale.
+ */
+async function resolveItemClaims(ctx: Ctx, items: PreparedItem[]): Promise<ResolvedClaim[]> {
+  const got = await resolveClaims(ctx.db, ctx, items.flatMap((i) => (i.claim ? [i.claim] : [])));
+  let k = 0;
+  return items.map((i) => (i.claim ? got[k++]! : { museumId: i.museumId, startAt: i.startAt, endAt: i.startAt, demands: [] }));
 }
 
 /** Locks the caller's named reservations and checks each one belongs to its item's product. */

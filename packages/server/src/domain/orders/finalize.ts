@@ -10,7 +10,8 @@ import { DomainError } from '../errors.ts';
 import { queueFinalizedOrderDocuments } from '../documents/queueOrderDocuments.ts';
 import { recordEvent } from '../events/record.ts';
 import { issueOrderManageLink } from '../shop/manageLink.ts';
-import { issueBarcodes } from './barcodes.ts';
+import { admissionsOf, issueBarcodes } from './barcodes.ts';
+import { issueOrderCodes } from '../vouchers/orderLines.ts';
 import { orderEventScope, statusAt, type OrderRow } from './internal.ts';
 
 export const orderExpired = () => new DomainError('ORDER_EXPIRED', 'order has expired and cannot be changed anymore');
@@ -48,8 +49,10 @@ export async function finalizeLocked(tx: Tx, ctx: Ctx, order: OrderRow): Promise
   await issueBarcodes(
     tx,
     now,
-    items.map((i) => ({ orderItemId: i.id, count: i.type === 'Tour' ? 1 : i.quantity })),
+    items.map((i) => ({ orderItemId: i.id, count: admissionsOf(i.type, i.quantity) })),
   );
+  // Gift cards and vouchers sold by the order: valid from now, as its tickets.
+  await issueOrderCodes(tx, ctx, order.id);
   // Ticket/confirmation/invoice rows, flagged for rendering, commit (or roll back) with the order.
   await queueFinalizedOrderDocuments(tx, ctx, order, items.map((i) => i.type));
 }

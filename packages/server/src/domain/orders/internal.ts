@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { documentsOfOrders, type DocumentSummary } from '../documents/internal.ts';
 import { entriesUsedByItem } from '../entry/entriesUsed.ts';
 import { notFound } from '../errors.ts';
+import { cardsOfItems, vouchersOfItems } from '../../db/repositories/orderCodeLines.ts';
 import { discountsByOrder, type OrderDiscountView } from './discounts.ts';
 import { hasRight, type Principal } from '../principal.ts';
 
@@ -20,6 +21,17 @@ export interface OrderItemView extends OrderItemRow {
   barcodes: Array<{ id: number; code: string; status: string }>;
   /** Entries made with the item's barcodes (domain/entry). */
   entriesUsed: number;
+  /** GiftCard and Voucher lines: the cards or vouchers issued (none before finalization). */
+  codes?: SoldCode[];
+}
+
+/** A gift card or voucher an order sold, as its buyer may see it: never the code itself. */
+export interface SoldCode {
+  kind: 'gift_card' | 'voucher';
+  id: number;
+  last4: string;
+  /** valid, void (cancelled with the order), redeemed (vouchers) */
+  status: string;
 }
 export interface OrderView extends Omit<OrderRow, 'status'> {
   status: OrderStatus;
@@ -69,6 +81,7 @@ export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise
   const docs = await documentsOfOrders(db, now, rows.map((r) => r.id));
   const used = await entriesUsedByItem(db, items.map((i) => i.item.id));
   const discounts = await discountsByOrder(db, rows.map((r) => r.id));
+  const sold = await soldCodes(db, items.filter((i) => i.item.type === 'GiftCard' || i.item.type === 'Voucher').map((i) => i.item.id));
   return rows.map((o) => ({
     ...o,
     discounts: discounts.get(o.id) ?? [],
@@ -82,8 +95,21 @@ export async function loadViews(db: DbOrTx, ctx: Ctx, rows: OrderRow[]): Promise
         eventId: i.eventId,
         barcodes: codes.filter((c) => c.orderItemId === i.item.id).map(({ id, code, status }) => ({ id, code, status })),
         entriesUsed: used.get(i.item.id) ?? 0,
+        ...(sold.has(i.item.id) ? { codes: sold.get(i.item.id)! } : {}),
       })),
   }));
+}
+
+/** The cards and vouchers sold by these items, per item. */
+async function soldCodes(db: DbOrTx, itemIds: number[]): Promise<Map<number, SoldCode[]>> {
+  const out = new Map<number, SoldCode[]>();
+  if (itemIds.length === 0) return out;
+  const add = (item: number | null, c: SoldCode) => item !== null && out.set(item, [...(out.get(item) ?? []), c]);
+  for (const c of await cardsOfItems(db, itemIds)) add(c.orderItemId, { kind: 'gift_card', id: c.id, last4: c.codeLast4, status: c.voidedAt ? 'void' : 'valid' });
+  for (const v of await vouchersOfItems(db, itemIds)) {
+    add(v.orderItemId, { kind: 'voucher', id: v.id, last4: v.codeLast4, status: v.voidedAt ? 'void' : v.orderId !== null ? 'redeemed' : 'valid' });
+  }
+  return out;
 }
 
 export async function loadView(db: DbOrTx, ctx: Ctx, row: OrderRow): Promise<OrderView> {

@@ -7,11 +7,25 @@ import { eventDateById, ticketById, tourById } from '../capacity/catalog.ts';
 import type { Claim } from '../capacity/types.ts';
 import { isBookableBy, priceFor } from '../catalog/visibility.ts';
 import type { Ctx } from '../context.ts';
-import type { Principal } from '../principal.ts';
+import { eventPrice, ticketPrice } from '../pricing/prices.ts';
 import { DomainError } from '../errors.ts';
+import { checkLineMix, prepareCodeLine } from '../vouchers/orderLines.ts';
 import { isValidDate, parseTimestamp, zonedInstant } from '../time.ts';
 
-export interface OrderItemInput {
+/** A line of POST /orders: an admission (Ticket, Event, Tour) or a gift card or voucher sold. */
+export type OrderItemInput = ProductItemInput | GiftCardItemInput | VoucherItemInput;
+
+export interface GiftCardItemInput {
+  type: 'GiftCard';
+  attributes: { amount_cents: number; quantity?: number; language?: string; recipient?: string };
+}
+
+export interface VoucherItemInput {
+  type: 'Voucher';
+  attributes: { ticket_id: number; quantity: number; language?: string; recipient?: string };
+}
+
+export interface ProductItemInput {
   type: 'Ticket' | 'Event' | 'Tour';
   attributes: {
     id: number;
@@ -42,17 +56,18 @@ export interface PreparedItem {
   taxIncluded: boolean;
   attendees: Array<{ name: string; surname: string }> | null;
   reservationTokens: string[];
-  claim: Claim;
+  /** Null for GiftCard and Voucher lines: they book no visit. */
+  claim: Claim | null;
+  /** Voucher lines: the ticket each voucher admits to. */
+  voucherTicketId: number | null;
+  /** GiftCard and Voucher lines: the PDF language and recipient. */
+  codeLanguage: string | null;
+  codeRecipient: string | null;
 }
 
-/** What `quantity` admissions of a ticket cost this caller (the ticket's own discount applied). */
-export function ticketPrice(p: Principal, t: Parameters<typeof priceFor>[1] & { discount: number }, quantity: number): number {
-  return Math.round((priceFor(p, t) * quantity * (100 - t.discount)) / 100);
-}
+const noCodes = { voucherTicketId: null, codeLanguage: null, codeRecipient: null };
 
-export function eventPrice(p: Principal, e: Parameters<typeof priceFor>[1], quantity: number): number {
-  return priceFor(p, e) * quantity;
-}
+export { eventPrice, ticketPrice };
 
 const notBookable = (what: string) => new DomainError('NOT_BOOKABLE', `${what} not bookable in the current auth context`);
 
@@ -63,7 +78,7 @@ function startTime(text: string | undefined, zone: string, firstEntry?: number):
   return parseTimestamp(text, zone);
 }
 
-function checkAttendees(mode: string, quantity: number, given: OrderItemInput['attributes']['attendees'], at: string, errors: string[]) {
+function checkAttendees(mode: string, quantity: number, given: ProductItemInput['attributes']['attendees'], at: string, errors: string[]) {
   if (mode === 'none' || (mode === 'optional' && (!given || given.length === 0))) return null;
   const list = given ?? [];
   if (mode === 'required' && list.length !== quantity) {
@@ -93,6 +108,11 @@ export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]
   const out: PreparedItem[] = [];
   for (const [i, item] of items.entries()) {
     const at = `items[${i}]`;
+    if (item.type === 'GiftCard' || item.type === 'Voucher') {
+      const line = await prepareCodeLine(db, ctx, item, at, errors);
+      if (line) out.push(line);
+      continue;
+    }
     const a = item.attributes;
     const tokens = a.reservations ?? [];
     if (item.type === 'Ticket') {
@@ -109,7 +129,7 @@ export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]
         type: 'Ticket', museumId: t.museumId, zone: t.zone, eventId: null, ticketId: t.id, eventDateId: null, tourId: null, languageId: null,
         quantity: a.quantity, startAt: start, unitPriceCents: unit,
         priceCents: price,
-        vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees, reservationTokens: tokens,
+        vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees, reservationTokens: tokens, ...noCodes,
         claim: { kind: 'ticket', ticketId: t.id, startAt: start, quantity: a.quantity },
       });
     } else if (item.type === 'Event') {
@@ -122,7 +142,7 @@ export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]
       out.push({
         type: 'Event', museumId: e.museumId, zone: row.zone, eventId: e.id, ticketId: null, eventDateId: d.id, tourId: null, languageId: d.languageId,
         quantity: a.quantity, startAt: d.startAt, unitPriceCents: unit, priceCents: eventPrice(p, e, a.quantity),
-        vatPct: e.vatPct, taxIncluded: e.taxIncluded, attendees: null, reservationTokens: tokens,
+        vatPct: e.vatPct, taxIncluded: e.taxIncluded, attendees: null, reservationTokens: tokens, ...noCodes,
         claim: { kind: 'event_date', eventDateId: d.id, quantity: a.quantity },
       });
     } else {
@@ -144,12 +164,13 @@ export async function prepareItems(db: DbOrTx, ctx: Ctx, items: OrderItemInput[]
         type: 'Tour', museumId: t.museumId, zone: t.zone, eventId: null, ticketId: null, eventDateId: null, tourId: t.id, languageId: a.language_id,
         quantity: a.quantity, startAt: start, unitPriceCents: unit,
         priceCents: t.pricing === 'group' ? unit : unit * a.quantity,
-        vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees: null, reservationTokens: [],
+        vatPct: t.vatPct, taxIncluded: t.taxIncluded, attendees: null, reservationTokens: [], ...noCodes,
         claim: { kind: 'tour', tourId: t.id, startAt: start, languageId: a.language_id, participants: a.quantity },
       });
     }
   }
   if (errors.length) throw new DomainError('VALIDATION_FAILED', 'order could not be saved', { errors });
+  checkLineMix(out, 0);
   const total = out.reduce((s, x) => s + x.priceCents, 0);
   if (out.some((x) => x.priceCents > 2_147_483_647) || total > 2_147_483_647) {
     throw new DomainError('VALIDATION_FAILED', 'order could not be saved', { errors: ['Total price is too large'] });

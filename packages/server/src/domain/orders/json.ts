@@ -6,11 +6,28 @@ import { isoInZone } from '../time.ts';
 
 const iso = (d: Date | null, zone: string) => (d ? isoInZone(d, zone) : null);
 
-function item(i: OrderItemView) {
+/**
+ * A sold card or voucher as its order shows it: id, last four characters and the PDF's address,
+ * read with the order token like the order's ticket links (never the code itself).
+ */
+export const soldCodePdfPath = (o: { id: number; token: string }, c: { kind: 'gift_card' | 'voucher'; id: number }) =>
+  `/api/v4/orders/${o.id}/${c.kind === 'gift_card' ? 'gift_cards' : 'vouchers'}/${c.id}.pdf?token=${encodeURIComponent(o.token)}`;
+
+function codeAttributes(i: OrderItemView, o: { id: number; token: string }) {
+  const sold = (i.codes ?? []).map((c) => ({ id: c.id, code_last4: c.last4, status: c.status, pdf_url: soldCodePdfPath(o, c) }));
+  const common = { language: i.codeLanguage, recipient: i.codeRecipient };
+  return i.type === 'GiftCard'
+    ? { ...common, amount_cents: i.unitPriceCents, gift_cards: sold }
+    : { ...common, ticket_id: i.voucherTicketId!, vouchers: sold };
+}
+
+function item(i: OrderItemView, o: { id: number; token: string }) {
   const barcodes = i.barcodes.map((b) => ({ id: b.id, barcode: b.code, status: b.status }));
   const common = { id: i.id, quantity: i.quantity, start_time: isoInZone(i.startAt, i.zone), barcodes };
   const attributes =
-    i.type === 'Ticket'
+    i.type === 'GiftCard' || i.type === 'Voucher'
+      ? { ...common, ...codeAttributes(i, o) }
+      : i.type === 'Ticket'
       ? { ...common, ticket_id: i.ticketId!, attendees: i.attendees ?? [] }
       : i.type === 'Event'
         ? { ...common, date_id: i.eventDateId!, event_id: i.eventId!, language_id: i.languageId }
@@ -51,7 +68,7 @@ export function serializeOrder(o: OrderView, zone: string) {
     finalized_at: iso(o.finalizedAt, zone),
     cancelled_at: iso(o.cancelledAt, zone),
     expires_at: o.status === 'pending' || o.status === 'expired' ? iso(o.expiresAt, zone) : null,
-    items: o.items.map(item),
+    items: o.items.map((i) => item(i, o)),
     // Produced in the background once finalized (documents area); fetch via /documents/:id/download.
     documents: o.documents.map((d) => ({ id: d.id, kind: d.kind, status: d.status, filename: d.filename })),
     // What each promo code or voucher took off which item (docs/vouchers.md).

@@ -15,7 +15,7 @@ import type { ResolvedClaim } from '../capacity/types.ts';
 import type { Ctx } from '../context.ts';
 import { documentViewsFromJson, retentionEnd } from '../documents/internal.ts';
 import { orderDocumentKinds } from '../documents/queueOrderDocuments.ts';
-import { newBarcode } from './barcodes.ts';
+import { admissionsOf, newBarcode } from './barcodes.ts';
 import { statusAt, type OrderView } from './internal.ts';
 import type { PreparedItem } from './items.ts';
 
@@ -40,7 +40,7 @@ export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<O
   const now = ctx.clock.now();
   const expiresAt = p.finalize ? null : new Date(now.getTime() + ctx.config.orderPendingMinutes * 60_000);
   // One barcode per admission: each ticket or event seat, one per tour booking (a group).
-  const counts = p.finalize ? p.items.map((i) => (i.type === 'Tour' ? 1 : i.quantity)) : [];
+  const counts = p.finalize ? p.items.map((i) => admissionsOf(i.type, i.quantity)) : [];
   const total = counts.reduce((s, n) => s + n, 0);
   const claim = claimSpec(ctx, p.resolved, expiresAt, p.reservationIds);
   // Outside a transaction the order may share its commit with others (ADR 0010). Not in the
@@ -84,6 +84,9 @@ export async function placeOrder(db: DbOrTx, ctx: Ctx, p: PlaceOrder): Promise<O
           vatPct: i.vatPct,
           taxIncluded: i.taxIncluded,
           attendees: i.attendees,
+          voucherTicketId: i.voucherTicketId,
+          codeLanguage: i.codeLanguage,
+          codeRecipient: i.codeRecipient,
         })),
         consume: p.reservationIds,
         barcodes: counts,

@@ -20,7 +20,8 @@ export async function reviveOrder(tx: Tx, ctx: Ctx, orderId: number): Promise<vo
   const now = ctx.clock.now();
   if (statusAt(order, now) !== 'expired') return;
   if (closedBy !== null) throw closed(closedBy);
-  const items = await activeItemClaims(tx, orderId);
+  // Gift cards and vouchers sold hold no places: only admissions are claimed again.
+  const items = (await activeItemClaims(tx, orderId)).filter((i) => i.ticketId !== null || i.eventDateId !== null || i.tourId !== null);
   // Pending again for the usual time: the finalize that follows makes it permanent at once.
   const expiresAt = new Date(now.getTime() + ctx.config.orderPendingMinutes * 60_000);
   await reclaimCapacity(tx, ctx, items, expiresAt);

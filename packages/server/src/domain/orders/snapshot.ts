@@ -5,7 +5,7 @@
 import { rowFromJson } from '../../db/json.ts';
 import { orderItems, orders } from '../../db/schema/index.ts';
 import { documentViewsFromJson, type DocumentJson } from '../documents/internal.ts';
-import { statusAt, type OrderView } from './internal.ts';
+import { statusAt, type OrderView, type SoldCode } from './internal.ts';
 import { voucherLabel } from '../vouchers/applied.ts';
 
 interface OrderSnapshot {
@@ -16,6 +16,8 @@ interface OrderSnapshot {
     event_id: number | null;
     barcodes: Array<{ id: number; code: string; status: string }>;
     entries_used: number | string;
+    /** GiftCard and Voucher lines: what they sold (absent in events recorded before). */
+    codes?: SoldCode[] | null;
   }>;
   documents: DocumentJson[];
   /** Absent in events recorded before discounts were kept. */
@@ -36,6 +38,7 @@ export function orderViewFromSnapshot(snapshot: unknown, at: Date): OrderView {
       eventId: i.event_id,
       barcodes: i.barcodes,
       entriesUsed: Number(i.entries_used),
+      ...(i.codes ? { codes: i.codes } : {}),
     })),
   };
 }

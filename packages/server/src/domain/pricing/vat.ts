@@ -30,10 +30,11 @@ export function lineAmounts(line: Pick<InvoiceLineInput, 'total_cents' | 'vat_pc
 
 export function computeInvoiceTotals<L extends InvoiceLineInput>(lines: L[]): InvoiceTotals<L> {
   const out = lines.map((l) => ({ ...l, ...lineAmounts(l) }));
+  // Lines not subject to VAT (category O, vat_pct 0) are a bucket of their own, apart from 0 %.
   const buckets = new Map<number, VatBucket>();
   for (const l of out) {
-    const key = Math.round(l.vat_pct * 100);
-    const b = buckets.get(key) ?? { vat_pct: key / 100, net_cents: 0, vat_cents: 0, gross_cents: 0 };
+    const key = l.vat_category === 'O' ? -1 : Math.round(l.vat_pct * 100);
+    const b = buckets.get(key) ?? { vat_pct: Math.max(key, 0) / 100, net_cents: 0, vat_cents: 0, gross_cents: 0, ...(key === -1 ? { category: 'O' as const } : {}) };
     b.net_cents += l.net_cents;
     b.vat_cents += l.vat_cents;
     b.gross_cents += l.gross_cents;

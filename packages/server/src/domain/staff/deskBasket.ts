@@ -72,7 +72,7 @@ export async function quoteBasket(ctx: Ctx, lines: BasketLine[]): Promise<Quote>
   if (lines.length > 30) throw invalid('the sale could not be made', ['a basket holds at most 30 lines']);
   if (lines.length === 0) return { lines: [], totalCents: 0, vat: [] };
   const items = await prepareItems(ctx.db, ctx, orderItems(lines));
-  await resolveClaims(ctx.db, ctx, items.map((i) => i.claim));
+  await resolveClaims(ctx.db, ctx, items.flatMap((i) => (i.claim ? [i.claim] : [])));
   const priced = lines.map((l, n) => {
     const it = items[n]!;
     return { ...l, unitCents: it.unitPriceCents, totalCents: it.priceCents, vatPct: it.vatPct, start: it.startAt, zone: it.zone };

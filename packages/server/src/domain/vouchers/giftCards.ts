@@ -38,12 +38,47 @@ export function defaultExpiry(at: Date, zone: string): Date {
   return zonedInstant(`${year + 4}-01-01`, 0, zone);
 }
 
+/** Why an amount cannot be a card's value, or null (the limits of every channel). */
+export function giftCardAmountProblem(cents: number): string | null {
+  const { minCents, maxCents } = GIFT_CARD_LIMITS;
+  return !Number.isSafeInteger(cents) || cents < minCents || cents > maxCents ? `amount_cents must be between ${minCents} and ${maxCents}` : null;
+}
+
+export interface CardToWrite {
+  amountCents: number;
+  language: string;
+  recipient: string | null;
+  expiresAt: Date;
+  /** The order line that sold it: its sealed code is kept for the buyer's PDF (docs/vouchers.md). */
+  orderItemId?: number;
+}
+
+/**
+ * The one way a card comes to be, in the caller's transaction: the card with its code sealed, the
+ * ledger's `issued` entry and the audit entry. The staff verb below and an order's finalization
+ * (orderLines.ts) both call it, so ledger, audit and expiry are one rule.
+ */
+export async function writeGiftCard(tx: Tx, ctx: Ctx, actor: string, x: CardToWrite): Promise<{ card: GiftCardRow; code: string; ledger: LedgerRow[] }> {
+  const now = ctx.clock.now();
+  const code = newCode();
+  const card = await insertGiftCard(tx, {
+    codeHash: codeHash(code), codeLast4: last4(code), codeSealed: sealSecret(code, sealingKey(ctx.config)), currency: ctx.config.currency, initialCents: x.amountCents,
+    balanceCents: x.amountCents, language: x.language, recipient: x.recipient, expiresAt: x.expiresAt, issuedBy: actor, issuedAt: now, updatedAt: now,
+    orderItemId: x.orderItemId ?? null,
+  });
+  const l = await insertLedger(tx, {
+    giftCardId: card.id, kind: 'issued', amountCents: card.initialCents, balanceAfterCents: card.balanceCents, actor, createdAt: now,
+  });
+  await auditCard(tx, ctx, actor, 'gift_card.issued', card.id, null, {
+    amount_cents: card.initialCents, last4: card.codeLast4, ...(x.orderItemId ? { order_item_id: x.orderItemId } : {}),
+  });
+  return { card, code, ledger: [l] };
+}
+
 export async function issueGiftCard(ctx: Ctx, input: IssueInput): Promise<{ card: GiftCardRow; code: string; ledger: LedgerRow[] }> {
   requireStaff(ctx, 'write');
-  const { minCents, maxCents } = GIFT_CARD_LIMITS;
-  if (!Number.isSafeInteger(input.amount_cents) || input.amount_cents < minCents || input.amount_cents > maxCents) {
-    throw invalid(`amount_cents must be between ${minCents} and ${maxCents}`);
-  }
+  const bad = giftCardAmountProblem(input.amount_cents);
+  if (bad) throw invalid(bad);
   const language = input.language ?? ctx.config.locales[0] ?? 'de';
   if (!ctx.config.locales.includes(language)) throw invalid(`language must be one of ${ctx.config.locales.join(', ')}`);
   const now = ctx.clock.now();
@@ -54,18 +89,7 @@ export async function issueGiftCard(ctx: Ctx, input: IssueInput): Promise<{ card
     if (expiresAt <= now) throw invalid('expires_on must be in the future');
   }
   const actor = callerOf(ctx);
-  const code = newCode();
-  return transaction(ctx.db, async (tx) => {
-    const card = await insertGiftCard(tx, {
-      codeHash: codeHash(code), codeLast4: last4(code), codeSealed: sealSecret(code, sealingKey(ctx.config)), currency: ctx.config.currency, initialCents: input.amount_cents,
-      balanceCents: input.amount_cents, language, recipient: input.recipient ?? null, expiresAt, issuedBy: actor, issuedAt: now, updatedAt: now,
-    });
-    const l = await insertLedger(tx, {
-      giftCardId: card.id, kind: 'issued', amountCents: card.initialCents, balanceAfterCents: card.balanceCents, actor, createdAt: now,
-    });
-    await auditCard(tx, ctx, actor, 'gift_card.issued', card.id, null, { amount_cents: card.initialCents, last4: card.codeLast4 });
-    return { card, code, ledger: [l] };
-  });
+  return transaction(ctx.db, (tx) => writeGiftCard(tx, ctx, actor, { amountCents: input.amount_cents, language, recipient: input.recipient ?? null, expiresAt }));
 }
 
 export async function auditCard(tx: Tx, ctx: Ctx, actor: string, action: string, id: number, before: Record<string, unknown> | null, after: Record<string, unknown>) {

@@ -16,6 +16,8 @@ export function serializeGiftCard(c: GiftCardRow, zone: string, now: Date) {
     expired: c.expiresAt <= now,
     issued_by: c.issuedBy,
     issued_at: isoInZone(c.issuedAt, zone),
+    sold_order_item_id: c.orderItemId,
+    voided_at: c.voidedAt ? isoInZone(c.voidedAt, zone) : null,
   };
 }
 

@@ -16,6 +16,7 @@ import { normalizeCode } from './code.ts';
 import { codeError as err, type AppliedCode } from './applied.ts';
 import { discountsOf, type PricedItem } from './promoKinds.ts';
 import { normalizePromo, type PromoChannel } from './promoCodes.ts';
+import { isCodeLine } from './orderLines.ts';
 import { evaluateVoucher } from './voucherApply.ts';
 
 export type { AppliedCode } from './applied.ts';
@@ -31,6 +32,7 @@ function visitOk(c: PromoCodeRow, i: PricedItem): boolean {
 }
 
 function applies(c: PromoCodeRow, i: PricedItem): boolean {
+  if (isCodeLine(i.type ?? '')) return false;
   const anyProduct = c.ticketIds.length + c.eventIds.length + c.tourIds.length === 0;
   const product = anyProduct || (i.ticketId !== null && c.ticketIds.includes(i.ticketId)) || (i.eventId !== null && c.eventIds.includes(i.eventId))
     || (i.tourId !== null && c.tourIds.includes(i.tourId));

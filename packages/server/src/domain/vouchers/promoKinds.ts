@@ -5,6 +5,8 @@ import type { PromoCodeRow } from '../../db/repositories/promoCodes.ts';
 
 /** What a code needs to know of an item: the product, the visit and the price as it stands. */
 export interface PricedItem {
+  /** GiftCard and Voucher lines (a sale of codes) take no discount; absent means an admission. */
+  type?: string;
   ticketId: number | null;
   eventId: number | null;
   tourId: number | null;

@@ -9,9 +9,11 @@ import type { PricedItem } from './promoKinds.ts';
 export async function evaluateVoucher(ctx: Ctx, code: string, items: PricedItem[], before: AppliedCode[]): Promise<AppliedCode> {
   const v = await voucherByHash(ctx.db, codeHash(code));
   if (!v) throw err('CODE_INVALID', 'this code is not valid; check it for typing errors');
+  if (v.voidedAt !== null) throw err('CODE_INVALID', 'this voucher was cancelled with the order that sold it');
   if (v.orderId !== null) throw err('CODE_EXHAUSTED', 'this voucher has been redeemed already');
   if (v.expiresAt <= ctx.clock.now()) throw err('CODE_EXPIRED', 'this voucher has expired');
-  const targets = items.flatMap((i, n) => (i.ticketId === v.ticketId ? [n] : []));
+  // A Voucher line sells vouchers for the ticket; it is not an admission one could redeem on.
+  const targets = items.flatMap((i, n) => (i.ticketId === v.ticketId && (i.type ?? 'Ticket') === 'Ticket' ? [n] : []));
   if (targets.length === 0) throw err('VOUCHER_WRONG_TICKET', 'this voucher is for another ticket');
   const used = (n: number) => before.filter((a) => a.voucher && a.parts.some((p) => p.index === n)).length;
   const index = targets.find((n) => used(n) < items[n]!.quantity);

@@ -6,6 +6,8 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Ctx } from '../../domain/context.ts';
 import { orderManageLink } from '../../domain/shop/manageLink.ts';
+import { soldCodePdfsOfOrder } from '../../domain/vouchers/orderCodePdf.ts';
+import { t } from '../../i18n/index.ts';
 import type { MailKind } from './kinds.ts';
 import type { MailContent } from './templates.ts';
 
@@ -21,6 +23,13 @@ type Title = Record<string, string> | string | null;
 const pick = (title: Title, lang: string) =>
   title === null ? '' : typeof title === 'string' ? title : (title[lang] ?? title.de ?? title.en ?? Object.values(title)[0] ?? '');
 
+/** Gift cards and vouchers sold are named as such (a voucher with its ticket), not as a visit. */
+function lineTitle(type: string, title: string, lang: string): string {
+  if (type === 'GiftCard') return t(lang, 'gift_card.title');
+  if (type === 'Voucher') return `${t(lang, 'voucher.title')}: ${title}`;
+  return title;
+}
+
 export async function orderContent(db: DbOrTx, orderId: number, lang: string): Promise<MailContent | null> {
   const [o] = (
     await db.execute<{ id: number; total_price_cents: number; currency: string; name: string | null; surname: string | null }>(sql`
@@ -28,10 +37,11 @@ export async function orderContent(db: DbOrTx, orderId: number, lang: string): P
         from orders o left join customers c on c.id = o.customer_id where o.id = ${orderId}`)
   ).rows;
   if (!o) return null;
-  const lines = await db.execute<{ quantity: number; price_cents: number; status: string; start_at: string; time_zone: string; title: Title }>(sql`
-    select oi.quantity, oi.price_cents, oi.status, oi.start_at, m.time_zone, coalesce(t.title, ev.title, tr.title) as title
+  const lines = await db.execute<{ type: string; quantity: number; price_cents: number; status: string; start_at: string; time_zone: string; title: Title }>(sql`
+    select oi.type, oi.quantity, oi.price_cents, oi.status, oi.start_at, m.time_zone, coalesce(t.title, ev.title, tr.title, vt.title) as title
       from order_items oi join museums m on m.id = oi.museum_id
       left join tickets t on t.id = oi.ticket_id
+      left join tickets vt on vt.id = oi.voucher_ticket_id
       left join event_dates d on d.id = oi.event_date_id left join events ev on ev.id = d.event_id
       left join tours tr on tr.id = oi.tour_id
      where oi.order_id = ${orderId} order by oi.id`);
@@ -41,7 +51,7 @@ export async function orderContent(db: DbOrTx, orderId: number, lang: string): P
     totalCents: o.total_price_cents,
     currency: o.currency,
     lines: lines.rows.map((l) => ({
-      title: pick(l.title, lang),
+      title: lineTitle(l.type, pick(l.title, lang), lang),
       start: new Date(l.start_at),
       zone: l.time_zone,
       quantity: l.quantity,
@@ -91,4 +101,17 @@ export async function attachmentsFor(db: DbOrTx, kind: MailKind, orderId: number
   return docs.rows
     .filter((d) => d.status === 'available' && d.content)
     .map((d) => ({ kind: d.kind, filename: d.filename, contentType: d.content_type, content: d.content! }));
+}
+
+/**
+ * The gift cards and vouchers the order sold, drawn for its confirmation: their codes are kept
+ * sealed for the buyer (docs/vouchers.md), so the PDFs are made when the mail is, not stored.
+ */
+export async function soldCodeAttachments(ctx: Pick<Ctx, 'db' | 'config' | 'masterData'>, orderId: number): Promise<Attachment[]> {
+  const sold = await soldCodePdfsOfOrder(ctx, ctx.db, orderId);
+  if (sold.length === 0) return [];
+  const { renderGiftCardPdf } = await import('../../documents/render/giftCard.ts');
+  const out: Attachment[] = [];
+  for (const s of sold) out.push({ kind: s.kind, filename: s.filename, contentType: 'application/pdf', content: await renderGiftCardPdf(s.data) });
+  return out;
 }

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { resolveLocale } from '../../i18n/index.ts';
 import type { Ctx } from '../../domain/context.ts';
 import { addJobs, TASKS } from '../../db/repositories/jobQueue.ts';
-import { attachmentsFor, manageUrlOf, orderContent, requestContent } from './content.ts';
+import { attachmentsFor, manageUrlOf, orderContent, requestContent, soldCodeAttachments } from './content.ts';
 import type { MailKind } from './kinds.ts';
 import { renderMail } from './templates.ts';
 import { mailStem } from './files.ts';
@@ -56,6 +56,7 @@ export async function sendMail(
     log?.warn({ mailId: m.id, eventId: m.event_id }, 'documents still processing; confirmation mail sent without them');
     attachments = [];
   }
+  if (isOrder && kind === 'order_confirmation') attachments = [...attachments, ...(await soldCodeAttachments(ctx, m.subject_id))];
   const returned = kind === 'payment_returned' ? { returnedCents: m.data?.refund?.amount_cents ?? 0 } : {};
   const manageUrl = kind === 'order_confirmation' ? await manageUrlOf(ctx, m.subject_id) : null;
   const { subject, text, html } = renderMail(kind, lang, { ...content, ...returned, attached: attachments.map((a) => a.kind), ...(manageUrl ? { manageUrl } : {}) });

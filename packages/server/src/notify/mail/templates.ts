@@ -38,12 +38,12 @@ export interface MailContent {
 // confirmation instead of tickets, and a document still missing is not promised.
 const ATTACHED: Record<Lang, { items: Record<string, string>; and: string; sentence(list: string, many: boolean): string }> = {
   de: {
-    items: { ticket: 'Ihre Tickets', confirmation: 'Ihre Buchungsbestätigung', invoice: 'die Rechnung' },
+    items: { ticket: 'Ihre Tickets', confirmation: 'Ihre Buchungsbestätigung', gift_card: 'Ihre Geschenkgutscheine', voucher: 'Ihre Gutscheine', invoice: 'die Rechnung' },
     and: 'und',
     sentence: (list) => `${list} finden Sie im Anhang.`,
   },
   en: {
-    items: { ticket: 'your tickets', confirmation: 'your booking confirmation', invoice: 'the invoice' },
+    items: { ticket: 'your tickets', confirmation: 'your booking confirmation', gift_card: 'your gift cards', voucher: 'your vouchers', invoice: 'the invoice' },
     and: 'and',
     sentence: (list, many) => `${list} ${many ? 'are' : 'is'} attached.`,
   },
@@ -51,10 +51,11 @@ const ATTACHED: Record<Lang, { items: Record<string, string>; and: string; sente
 
 function attachedSentence(lang: Lang, kinds: string[]): string | null {
   const A = ATTACHED[lang];
-  const names = ['ticket', 'confirmation', 'invoice'].filter((k) => kinds.includes(k)).map((k) => A.items[k]!);
+  const names = ['ticket', 'confirmation', 'gift_card', 'voucher', 'invoice'].filter((k) => kinds.includes(k)).map((k) => A.items[k]!);
   if (names.length === 0) return null;
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} ${A.and} ${names.at(-1)}`;
-  return A.sentence(list.charAt(0).toUpperCase() + list.slice(1), names.length > 1 || kinds.includes('ticket'));
+  const plural = names.length > 1 || ['ticket', 'gift_card', 'voucher'].some((k) => kinds.includes(k));
+  return A.sentence(list.charAt(0).toUpperCase() + list.slice(1), plural);
 }
 
 const TEXT: Record<Lang, Record<MailKind | 'hello' | 'bye' | 'total' | 'cancelledItems' | 'manage', string>> = {

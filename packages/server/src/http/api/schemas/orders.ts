@@ -11,7 +11,7 @@ const Attendee = Type.Object({
   surname: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
-const ItemInput = Type.Object({
+const ProductItemInput = Type.Object({
   type: Type.Union([Type.Literal('Ticket'), Type.Literal('Event'), Type.Literal('Tour')], {
     description: 'Ticket (attributes.id = ticket id), Event (attributes.id = date id) or Tour (tour id).',
   }),
@@ -24,6 +24,33 @@ const ItemInput = Type.Object({
     reservations: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Reservation tokens to consume.' })),
     attendees: Type.Optional(Type.Array(Attendee, { maxItems: 10_000 })),
   }),
+});
+
+const CodeLanguage = Type.Optional(Type.String({ minLength: 2, maxLength: 5, description: 'The PDF\'s language (de, en); default the instance\'s first.' }));
+const Recipient = Type.Optional(Type.String({ maxLength: 200, description: 'Printed on the PDF ("For …").' }));
+
+const GiftCardItemInput = Type.Object({
+  type: Type.Literal('GiftCard', { description: 'Gift cards (multi-purpose vouchers): no VAT; sold in an order of their own (422 GIFT_CARD_MIXED otherwise).' }),
+  attributes: Type.Object({
+    amount_cents: Type.Integer({ minimum: 500, maximum: 50_000, description: 'The value of each card, 5.00 to 500.00.' }),
+    quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'Cards of this value (default 1).' })),
+    language: CodeLanguage,
+    recipient: Recipient,
+  }),
+});
+
+const VoucherItemInput = Type.Object({
+  type: Type.Literal('Voucher', { description: 'Single-purpose vouchers: each one admission of the ticket, at its price and VAT rate.' }),
+  attributes: Type.Object({
+    ticket_id: Id,
+    quantity: Type.Integer({ minimum: 1, maximum: 20 }),
+    language: CodeLanguage,
+    recipient: Recipient,
+  }),
+});
+
+const ItemInput = Type.Union([ProductItemInput, GiftCardItemInput, VoucherItemInput], {
+  description: 'An admission (Ticket, Event, Tour), or gift cards or single-purpose vouchers sold (GiftCard, Voucher; codes issued when the order is finalized).',
 });
 
 const CustomerRef = {
@@ -71,9 +98,16 @@ export const ListOrdersQuery = Type.Object({
 
 const Barcode = Type.Object({ id: Type.Integer(), barcode: Type.String(), status: Type.String({ description: 'valid or void' }) });
 
+const SoldCode = Type.Object({
+  id: Type.Integer({ description: 'The gift card or voucher id.' }),
+  code_last4: Type.String({ description: 'The last four characters of its code (the code itself is only in the PDF).' }),
+  status: Type.String({ description: 'valid, void (cancelled with the order) or redeemed (a voucher)' }),
+  pdf_url: Type.String({ description: 'Its PDF, read with the order token (GET /orders/:id/gift_cards/:card.pdf or /vouchers/:voucher.pdf).' }),
+});
+
 const ItemOut = Type.Object({
   id: Type.Integer(),
-  type: Type.String(),
+  type: Type.String({ description: 'Ticket, Event, Tour, GiftCard or Voucher' }),
   status: Type.String({ description: 'active or cancelled' }),
   price_cents: Type.Integer(),
   unit_price_cents: Type.Integer(),
@@ -93,6 +127,11 @@ const ItemOut = Type.Object({
     start_time: Type.String(),
     attendees: Type.Optional(Type.Array(Type.Object({ name: Type.String(), surname: Type.String() }))),
     barcodes: Type.Array(Barcode),
+    amount_cents: Type.Optional(Type.Integer({ description: 'GiftCard: the value of each card.' })),
+    language: Type.Optional(Nullable(Type.String({ description: 'GiftCard, Voucher: the PDF\'s language.' }))),
+    recipient: Type.Optional(Nullable(Type.String())),
+    gift_cards: Type.Optional(Type.Array(SoldCode, { description: 'GiftCard: the cards issued (none until the order is finalized).' })),
+    vouchers: Type.Optional(Type.Array(SoldCode, { description: 'Voucher: the vouchers issued (none until the order is finalized).' })),
   }),
 });
 

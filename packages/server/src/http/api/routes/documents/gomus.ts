@@ -10,6 +10,7 @@ import { publicRead } from '../../access.ts';
 import type { DocumentFile } from '../../../../domain/documents/downloadDocument.ts';
 import { contentDisposition } from '../../../../domain/documents/filename.ts';
 import { orderDocumentByToken, type LinkKind } from '../../../../domain/documents/orderDocumentByToken.ts';
+import { soldCodePdf } from '../../../../domain/vouchers/orderCodePdf.ts';
 import { errorResponses, IdParam } from '../../schemas/common.ts';
 
 const tags = ['documents'];
@@ -52,6 +53,24 @@ export const gomusDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ItemParams, querystring: TokenQuery, response: responses,
       },
     }, async (req, reply) => send(reply, await orderDocumentByToken(req.ctx, { orderId: req.params.id, itemId: req.params.item, token: req.query.token, link })));
+  }
+  // The gift cards and vouchers an order sold (docs/vouchers.md): drawn on each request from the
+  // sealed code the order keeps for its buyer, never stored as a document.
+  for (const [kind, path, op] of [['gift_card', 'gift_cards', 'GiftCard'], ['voucher', 'vouchers', 'Voucher']] as const) {
+    app.get(`/orders/:id/${path}/:item.pdf`, {
+      config,
+      schema: {
+        tags, summary: `${kind === 'gift_card' ? 'Gift card' : 'Single-purpose voucher'} sold by an order, as a PDF with its code (order token; as often as asked)`,
+        operationId: `downloadOrder${op}Pdf`, params: ItemParams, querystring: TokenQuery, response: { 200: Pdf, ...errorResponses(401, 404, 410, 422) },
+      },
+    }, async (req, reply) => {
+      const sold = await soldCodePdf(req.ctx, { orderId: req.params.id, token: req.query.token, kind, id: req.params.item });
+      const { renderGiftCardPdf } = await import('../../../../documents/render/giftCard.ts');
+      const content = await renderGiftCardPdf(sold.data);
+      // The PDF carries the code: never kept by a cache.
+      reply.header('cache-control', 'no-store');
+      return send(reply, { content, contentType: 'application/pdf', filename: sold.filename, sha256: null });
+    });
   }
   app.get('/orders/:id/invoice.pdf', {
     config,

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Id, Nullable, StringEnum } from '../../schemas/common.ts';
 
-const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected'] as const;
+const LEDGER_KINDS = ['issued', 'redeemed', 'refunded', 'expired', 'corrected', 'voided'] as const;
 const Instant = Type.String({ format: 'date-time' });
 // Typed codes: up to 64 characters, spaces and dashes allowed (they are dropped).
 const TypedCode = Type.String({ minLength: 1, maxLength: 64, description: 'The code as printed; spaces and dashes are ignored.' });
@@ -31,6 +31,8 @@ export const GiftCard = Type.Object({
   expired: Type.Boolean(),
   issued_by: Type.String(),
   issued_at: Instant,
+  sold_order_item_id: Nullable(Type.Integer({ description: 'The order line (GiftCard item) that sold it; null when issued by staff.' })),
+  voided_at: Nullable(Type.String({ format: 'date-time', description: 'Cancelled with the order that sold it (ledger entry `voided`).' })),
 });
 
 export const GiftCardWithLedger = Type.Object({ gift_card: GiftCard, ledger: Type.Array(LedgerEntry) });

@@ -14,10 +14,11 @@ export const Voucher = Type.Object({
   language: Type.String(),
   recipient: Nullable(Type.String()),
   expires_at: Instant,
-  status: StringEnum(['valid', 'redeemed', 'expired'] as const),
+  status: StringEnum(['valid', 'redeemed', 'expired', 'void'] as const),
   order_id: Nullable(Type.Integer({ description: 'The order that redeemed it.' })),
   redeemed_at: Nullable(Instant),
   issued_at: Instant,
+  sold_order_item_id: Nullable(Type.Integer({ description: 'The order line (Voucher item) that sold it; null when issued by staff.' })),
 });
 export const VoucherEnvelope = Type.Object({ voucher: Voucher });
 export const IssuedVoucher = Type.Object({
