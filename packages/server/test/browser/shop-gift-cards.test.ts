@@ -44,7 +44,7 @@ test('German on a 360 px phone: a 50 € gift card with the demo provider, its P
     await check(page, 'gift-card details', 'de-phone-giftcard-details');
     await page.getByLabel('Vorname').fill('Erika');
     await page.getByLabel('Nachname').fill('Mustermann');
-    await page.getByLabel('E-Mail (dorthin senden wir Ihre Tickets)').fill('erika@example.org');
+    await page.getByLabel('E-Mail (dorthin senden wir Ihre Gutscheine)').fill('erika@example.org');
     await page.getByLabel(/Ich akzeptiere/).check();
     await page.getByRole('button', { name: 'Weiter zur Übersicht' }).click();
     await page.waitForURL(/\/shop\/orders\/[\w-]+$/);

@@ -179,4 +179,5 @@ export const messages: Record<string, string> = {
   'codes.pdf.card': 'Wertgutschein …{last4} (PDF)',
   'codes.pdf.voucher': 'Eintrittsgutschein …{last4} (PDF)',
   'home.giftcards': 'Geschenkgutscheine kaufen',
+  'codes.email': 'E-Mail (dorthin senden wir Ihre Gutscheine)',
 };

@@ -179,4 +179,5 @@ export const messages: Record<string, string> = {
   'codes.pdf.card': 'Gift card …{last4} (PDF)',
   'codes.pdf.voucher': 'Admission voucher …{last4} (PDF)',
   'home.giftcards': 'Buy gift cards',
+  'codes.email': 'E-mail (your gift cards are sent here)',
 };
