@@ -26,6 +26,8 @@ export function orderIcs(order: OrderView, lines: OrderLine[], host: string): st
   const now = stamp(order.finalizedAt ?? order.createdAt);
   const rows = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Atrium//Shop//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
   lines.forEach((l, n) => {
+    // A gift card or voucher sold books no visit.
+    if (l.codes) return;
     const end = new Date(l.start.getTime() + l.minutes * 60_000);
     rows.push(
       'BEGIN:VEVENT',

@@ -15,6 +15,7 @@ import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { orderRoutes } from './routes/order.ts';
 import { giftCardRoutes } from './routes/giftCard.ts';
+import { codeSaleRoutes } from './routes/codeSale.ts';
 import { shopErrors, showError } from './errors.ts';
 import { shopLocale, type ShopLocale } from './i18n.ts';
 import { limitsFromEnv, shopLimiter } from './limits.ts';
@@ -70,5 +71,6 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
     await app.register(checkoutRoutes(limiter));
     await app.register(orderRoutes);
     await app.register(giftCardRoutes(counts));
+    await app.register(codeSaleRoutes(limiter));
   };
 }
