@@ -115,11 +115,14 @@ async function takePromoUse(tx: Tx, ctx: Ctx, orderId: number, a: AppliedCode, e
   await insertUse(tx, { promoCodeId: code.id, orderId, email, discountCents: a.discountCents, createdAt: now });
 }
 
-/** The race's control run: reads the count, then writes count + 1 with no guard (a lost update). */
+/**
+ * The race's control run: reads the count, then writes count + 1 with no guard (a lost update).
+ * The gap is wide enough for the other order to read before this one commits on a busy machine.
+ */
 async function unguardedTake(tx: Tx, id: number): Promise<PromoCodeRow | undefined> {
   const c = await promoCodeById(tx, id);
   if (!c || (c.maxUses !== null && c.uses >= c.maxUses)) return undefined;
-  await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 250));
   await setUsesUnguarded(tx, id, c.uses + 1);
   return c;
 }
