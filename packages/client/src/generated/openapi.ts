@@ -14110,7 +14110,7 @@ export interface operations {
                      *       "gift_cards": [
                      *         {
                      *           "id": 1,
-                     *           "code_last4": "71YW",
+                     *           "code_last4": "T522",
                      *           "currency": "EUR",
                      *           "initial_cents": 2500,
                      *           "balance_cents": 2500,
@@ -14118,8 +14118,10 @@ export interface operations {
                      *           "recipient": "Ada",
                      *           "expires_at": "2030-01-01T00:00:00+01:00",
                      *           "expired": false,
-                     *           "issued_by": "account:2",
-                     *           "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "issued_by": "account:3",
+                     *           "issued_at": "2026-11-28T01:17:55.242+01:00",
+                     *           "sold_order_item_id": null,
+                     *           "voided_at": null
                      *         }
                      *       ]
                      *     }
@@ -14313,7 +14315,7 @@ export interface operations {
                      * @example {
                      *       "gift_card": {
                      *         "id": 1,
-                     *         "code_last4": "71YW",
+                     *         "code_last4": "T522",
                      *         "currency": "EUR",
                      *         "initial_cents": 2500,
                      *         "balance_cents": 2500,
@@ -14321,9 +14323,11 @@ export interface operations {
                      *         "recipient": "Ada",
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "expired": false,
-                     *         "issued_by": "account:2",
-                     *         "issued_at": "2026-11-27T19:18:23.036+01:00",
-                     *         "code": "0G2FJFTKFC4WTP2D71YW"
+                     *         "issued_by": "account:3",
+                     *         "issued_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "sold_order_item_id": null,
+                     *         "voided_at": null,
+                     *         "code": "Q9Y5V8CWFZGFFXMZT522"
                      *       },
                      *       "ledger": [
                      *         {
@@ -14334,8 +14338,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": null,
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         }
                      *       ]
                      *     }
@@ -14573,7 +14577,7 @@ export interface operations {
                      * @example {
                      *       "gift_card": {
                      *         "id": 1,
-                     *         "code_last4": "71YW",
+                     *         "code_last4": "T522",
                      *         "currency": "EUR",
                      *         "initial_cents": 2500,
                      *         "balance_cents": 2500,
@@ -14581,8 +14585,10 @@ export interface operations {
                      *         "recipient": "Ada",
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "expired": false,
-                     *         "issued_by": "account:2",
-                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *         "issued_by": "account:3",
+                     *         "issued_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "sold_order_item_id": null,
+                     *         "voided_at": null
                      *       },
                      *       "ledger": [
                      *         {
@@ -14593,8 +14599,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": null,
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         }
                      *       ]
                      *     }
@@ -14830,7 +14836,7 @@ export interface operations {
                      * @example {
                      *       "gift_card": {
                      *         "id": 6,
-                     *         "code_last4": "EKA5",
+                     *         "code_last4": "MG8M",
                      *         "currency": "EUR",
                      *         "initial_cents": 1000,
                      *         "balance_cents": 750,
@@ -14838,8 +14844,10 @@ export interface operations {
                      *         "recipient": null,
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "expired": false,
-                     *         "issued_by": "account:2",
-                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *         "issued_by": "account:3",
+                     *         "issued_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "sold_order_item_id": null,
+                     *         "voided_at": null
                      *       },
                      *       "ledger": [
                      *         {
@@ -14850,8 +14858,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": null,
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         },
                      *         {
                      *           "id": 11,
@@ -14861,8 +14869,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": "damaged card replaced",
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         }
                      *       ]
                      *     }
@@ -15121,8 +15129,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": null,
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         },
                      *         {
                      *           "id": 11,
@@ -15132,8 +15140,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": "damaged card replaced",
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         }
                      *       ]
                      *     }
@@ -15643,7 +15651,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "0g2fjftkfc4wtp2d71yw"
+                 *       "code": "q9y5v8cwfzgffxmzt522"
                  *     }
                  */
                 "application/json": {
@@ -15669,7 +15677,7 @@ export interface operations {
                      * @example {
                      *       "gift_card": {
                      *         "id": 1,
-                     *         "code_last4": "71YW",
+                     *         "code_last4": "T522",
                      *         "currency": "EUR",
                      *         "initial_cents": 2500,
                      *         "balance_cents": 2500,
@@ -15677,8 +15685,10 @@ export interface operations {
                      *         "recipient": "Ada",
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "expired": false,
-                     *         "issued_by": "account:2",
-                     *         "issued_at": "2026-11-27T19:18:23.036+01:00"
+                     *         "issued_by": "account:3",
+                     *         "issued_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "sold_order_item_id": null,
+                     *         "voided_at": null
                      *       },
                      *       "ledger": [
                      *         {
@@ -15689,8 +15699,8 @@ export interface operations {
                      *           "payment_id": null,
                      *           "refund_id": null,
                      *           "reason": null,
-                     *           "actor": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00"
+                     *           "actor": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00"
                      *         }
                      *       ]
                      *     }
@@ -19035,39 +19045,39 @@ export interface operations {
                      * @example {
                      *       "orders": [
                      *         {
-                     *           "id": 3,
+                     *           "id": 1,
                      *           "foreign_id": null,
-                     *           "token": "tw7nS7LymzZavS2dZmbMLQ",
-                     *           "status": "expired",
+                     *           "token": "JLpuQfbIJcvA9OncyZQDHw",
+                     *           "status": "pending",
                      *           "is_valid": false,
-                     *           "total_price_cents": 14000,
+                     *           "total_price_cents": 2800,
                      *           "currency": "EUR",
-                     *           "source": "resellershop",
+                     *           "source": "api",
                      *           "customer_id": null,
                      *           "comment": null,
                      *           "reference": null,
                      *           "invoice": false,
                      *           "rating": null,
-                     *           "created_at": "2026-11-27T22:27:44.193+01:00",
-                     *           "updated_at": "2026-11-27T22:27:44.193+01:00",
+                     *           "created_at": "2026-11-28T01:18:03.707+01:00",
+                     *           "updated_at": "2026-11-28T01:18:03.707+01:00",
                      *           "finalized_at": null,
                      *           "cancelled_at": null,
-                     *           "expires_at": "2026-11-27T22:57:44.193+01:00",
+                     *           "expires_at": "2026-11-28T01:48:03.707+01:00",
                      *           "items": [
                      *             {
-                     *               "id": 5,
+                     *               "id": 1,
                      *               "type": "Ticket",
                      *               "status": "active",
-                     *               "price_cents": 14000,
+                     *               "price_cents": 2800,
                      *               "unit_price_cents": 1400,
                      *               "vat_pct": 7,
                      *               "tax_included": true,
-                     *               "quantity": 10,
+                     *               "quantity": 3,
                      *               "entries_used": 0,
                      *               "attributes": {
-                     *                 "id": 5,
-                     *                 "quantity": 10,
-                     *                 "start_time": "2026-12-01T11:30:00+01:00",
+                     *                 "id": 1,
+                     *                 "quantity": 3,
+                     *                 "start_time": "2026-12-02T10:00:00+01:00",
                      *                 "barcodes": [],
                      *                 "ticket_id": 1,
                      *                 "attendees": []
@@ -19075,13 +19085,117 @@ export interface operations {
                      *             }
                      *           ],
                      *           "documents": [],
-                     *           "discounts": []
+                     *           "discounts": [
+                     *             {
+                     *               "code": "ONEPLUSONE",
+                     *               "amount_cents": 1400,
+                     *               "item_id": 1
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "foreign_id": null,
+                     *           "token": "3_3V3men7MrKfVrWHbTs1A",
+                     *           "status": "pending",
+                     *           "is_valid": false,
+                     *           "total_price_cents": 2100,
+                     *           "currency": "EUR",
+                     *           "source": "api",
+                     *           "customer_id": null,
+                     *           "comment": null,
+                     *           "reference": null,
+                     *           "invoice": false,
+                     *           "rating": null,
+                     *           "created_at": "2026-11-28T01:18:03.707+01:00",
+                     *           "updated_at": "2026-11-28T01:18:03.707+01:00",
+                     *           "finalized_at": null,
+                     *           "cancelled_at": null,
+                     *           "expires_at": "2026-11-28T01:48:03.707+01:00",
+                     *           "items": [
+                     *             {
+                     *               "id": 2,
+                     *               "type": "Ticket",
+                     *               "status": "active",
+                     *               "price_cents": 2100,
+                     *               "unit_price_cents": 1400,
+                     *               "vat_pct": 7,
+                     *               "tax_included": true,
+                     *               "quantity": 2,
+                     *               "entries_used": 0,
+                     *               "attributes": {
+                     *                 "id": 2,
+                     *                 "quantity": 2,
+                     *                 "start_time": "2026-12-02T10:00:00+01:00",
+                     *                 "barcodes": [],
+                     *                 "ticket_id": 1,
+                     *                 "attendees": []
+                     *               }
+                     *             }
+                     *           ],
+                     *           "documents": [],
+                     *           "discounts": [
+                     *             {
+                     *               "code": "HALFSECOND",
+                     *               "amount_cents": 700,
+                     *               "item_id": 2
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "foreign_id": null,
+                     *           "token": "g9gisBS6GPvf2LoDKk9xtg",
+                     *           "status": "pending",
+                     *           "is_valid": false,
+                     *           "total_price_cents": 2800,
+                     *           "currency": "EUR",
+                     *           "source": "api",
+                     *           "customer_id": null,
+                     *           "comment": null,
+                     *           "reference": null,
+                     *           "invoice": false,
+                     *           "rating": null,
+                     *           "created_at": "2026-11-28T01:18:03.707+01:00",
+                     *           "updated_at": "2026-11-28T01:18:03.707+01:00",
+                     *           "finalized_at": null,
+                     *           "cancelled_at": null,
+                     *           "expires_at": "2026-11-28T01:48:03.707+01:00",
+                     *           "items": [
+                     *             {
+                     *               "id": 3,
+                     *               "type": "Ticket",
+                     *               "status": "active",
+                     *               "price_cents": 2800,
+                     *               "unit_price_cents": 1400,
+                     *               "vat_pct": 7,
+                     *               "tax_included": true,
+                     *               "quantity": 3,
+                     *               "entries_used": 0,
+                     *               "attributes": {
+                     *                 "id": 3,
+                     *                 "quantity": 3,
+                     *                 "start_time": "2026-12-02T10:00:00+01:00",
+                     *                 "barcodes": [],
+                     *                 "ticket_id": 1,
+                     *                 "attendees": []
+                     *               }
+                     *             }
+                     *           ],
+                     *           "documents": [],
+                     *           "discounts": [
+                     *             {
+                     *               "code": "TWOPLUSONE",
+                     *               "amount_cents": 1400,
+                     *               "item_id": 3
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total_count": 1,
+                     *         "total_count": 5,
                      *         "page": 1,
-                     *         "per_page": 25
+                     *         "per_page": 100
                      *       }
                      *     }
                      */
@@ -19322,36 +19436,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "comment": "c",
-                 *       "reference": "r",
                  *       "finalize": false,
                  *       "items": [
                  *         {
                  *           "type": "Ticket",
                  *           "attributes": {
                  *             "id": 1,
-                 *             "quantity": 2,
+                 *             "quantity": 1,
                  *             "time": "2026-12-02T09:00:00.000Z"
                  *           }
-                 *         },
-                 *         {
-                 *           "type": "Event",
-                 *           "attributes": {
-                 *             "id": 1,
-                 *             "quantity": 3
-                 *           }
-                 *         },
-                 *         {
-                 *           "type": "Tour",
-                 *           "attributes": {
-                 *             "id": 1,
-                 *             "start_time": "2026-12-02T10:00:00.000Z",
-                 *             "language_id": 1,
-                 *             "quantity": 12
-                 *           }
                  *         }
-                 *       ],
-                 *       "total": 13560
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -19606,80 +19701,40 @@ export interface operations {
                      *       "order": {
                      *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "gw97kOWK6wdW0JYyzaCR_A",
+                     *         "token": "xYglQcL6lGUdipiDKNx1Ag",
                      *         "status": "pending",
                      *         "is_valid": false,
-                     *         "total_price_cents": 13560,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
-                     *         "comment": "c",
-                     *         "reference": "r",
+                     *         "comment": null,
+                     *         "reference": null,
                      *         "invoice": false,
                      *         "rating": null,
-                     *         "created_at": "2026-11-27T22:27:44.189+01:00",
-                     *         "updated_at": "2026-11-27T22:27:44.189+01:00",
+                     *         "created_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "updated_at": "2026-11-28T01:17:55.242+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-27T22:57:44.189+01:00",
+                     *         "expires_at": "2026-11-28T01:47:55.242+01:00",
                      *         "items": [
                      *           {
                      *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 2160,
-                     *             "unit_price_cents": 1200,
+                     *             "price_cents": 1400,
+                     *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 2,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
                      *               "id": 1,
-                     *               "quantity": 2,
+                     *               "quantity": 1,
                      *               "start_time": "2026-12-02T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
-                     *             }
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "type": "Event",
-                     *             "status": "active",
-                     *             "price_cents": 2400,
-                     *             "unit_price_cents": 800,
-                     *             "vat_pct": 0,
-                     *             "tax_included": true,
-                     *             "quantity": 3,
-                     *             "entries_used": 0,
-                     *             "attributes": {
-                     *               "id": 2,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-12-02T14:00:00+01:00",
-                     *               "barcodes": [],
-                     *               "date_id": 1,
-                     *               "event_id": 1,
-                     *               "language_id": null
-                     *             }
-                     *           },
-                     *           {
-                     *             "id": 3,
-                     *             "type": "Tour",
-                     *             "status": "active",
-                     *             "price_cents": 9000,
-                     *             "unit_price_cents": 9000,
-                     *             "vat_pct": 0,
-                     *             "tax_included": true,
-                     *             "quantity": 12,
-                     *             "entries_used": 0,
-                     *             "attributes": {
-                     *               "id": 3,
-                     *               "quantity": 12,
-                     *               "start_time": "2026-12-02T11:00:00+01:00",
-                     *               "barcodes": [],
-                     *               "tour_id": 1,
-                     *               "language_id": 1,
-                     *               "participants": 12
                      *             }
                      *           }
                      *         ],
@@ -19999,39 +20054,39 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 3,
+                     *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "tw7nS7LymzZavS2dZmbMLQ",
-                     *         "status": "expired",
+                     *         "token": "xYglQcL6lGUdipiDKNx1Ag",
+                     *         "status": "pending",
                      *         "is_valid": false,
-                     *         "total_price_cents": 14000,
+                     *         "total_price_cents": 1400,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
                      *         "invoice": false,
                      *         "rating": null,
-                     *         "created_at": "2026-11-27T22:27:44.193+01:00",
-                     *         "updated_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "created_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "updated_at": "2026-11-28T01:17:55.242+01:00",
                      *         "finalized_at": null,
                      *         "cancelled_at": null,
-                     *         "expires_at": "2026-11-27T22:57:44.193+01:00",
+                     *         "expires_at": "2026-11-28T01:47:55.242+01:00",
                      *         "items": [
                      *           {
-                     *             "id": 5,
+                     *             "id": 1,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 14000,
+                     *             "price_cents": 1400,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 10,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 5,
-                     *               "quantity": 10,
-                     *               "start_time": "2026-12-01T11:30:00+01:00",
+                     *               "id": 1,
+                     *               "quantity": 1,
+                     *               "start_time": "2026-12-02T10:00:00+01:00",
                      *               "barcodes": [],
                      *               "ticket_id": 1,
                      *               "attendees": []
@@ -20713,79 +20768,66 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 7,
+                     *         "id": 1,
                      *         "foreign_id": null,
-                     *         "token": "l-neXpuk2_OMtzuXYshKeQ",
+                     *         "token": "03-jSxHdCtLESU7WZDOvhw",
                      *         "status": "cancelled",
                      *         "is_valid": false,
                      *         "total_price_cents": 0,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
                      *         "invoice": true,
                      *         "rating": null,
-                     *         "created_at": "2026-11-27T23:58:44.193+01:00",
-                     *         "updated_at": "2026-11-27T23:58:44.193+01:00",
-                     *         "finalized_at": "2026-11-27T23:58:44.193+01:00",
-                     *         "cancelled_at": "2026-11-27T23:58:44.193+01:00",
+                     *         "created_at": "2026-11-28T01:17:57.618+01:00",
+                     *         "updated_at": "2026-11-28T01:17:57.618+01:00",
+                     *         "finalized_at": "2026-11-28T01:17:57.618+01:00",
+                     *         "cancelled_at": "2026-11-28T01:17:57.618+01:00",
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 9,
-                     *             "type": "Ticket",
+                     *             "id": 1,
+                     *             "type": "GiftCard",
                      *             "status": "cancelled",
-                     *             "price_cents": 14000,
-                     *             "unit_price_cents": 1400,
-                     *             "vat_pct": 7,
+                     *             "price_cents": 2500,
+                     *             "unit_price_cents": 2500,
+                     *             "vat_pct": 0,
                      *             "tax_included": true,
-                     *             "quantity": 10,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 9,
-                     *               "quantity": 10,
-                     *               "start_time": "2026-12-01T12:00:00+01:00",
-                     *               "barcodes": [
+                     *               "id": 1,
+                     *               "quantity": 1,
+                     *               "start_time": "2026-11-28T01:17:57.618+01:00",
+                     *               "barcodes": [],
+                     *               "amount_cents": 2500,
+                     *               "language": "de",
+                     *               "recipient": null,
+                     *               "gift_cards": [
                      *                 {
-                     *                   "id": 18,
-                     *                   "barcode": "452632737794-7",
-                     *                   "status": "void"
-                     *                 },
-                     *                 {
-                     *                   "id": 19,
-                     *                   "barcode": "380542707492-7",
-                     *                   "status": "void"
-                     *                 },
-                     *                 {
-                     *                   "id": 20,
-                     *                   "barcode": "062263089399-1",
-                     *                   "status": "void"
+                     *                   "id": 1,
+                     *                   "code_last4": "BCBV",
+                     *                   "status": "void",
+                     *                   "pdf_url": "/api/v4/orders/1/gift_cards/1.pdf?token=03-jSxHdCtLESU7WZDOvhw"
                      *                 }
-                     *               ],
-                     *               "ticket_id": 1,
-                     *               "attendees": []
+                     *               ]
                      *             }
                      *           }
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 8,
-                     *             "kind": "ticket",
-                     *             "status": "processing",
-                     *             "filename": "tickets-7.pdf"
-                     *           },
-                     *           {
-                     *             "id": 9,
+                     *             "id": 1,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-7.pdf"
+                     *             "filename": "invoice-1.pdf"
                      *           },
                      *           {
-                     *             "id": 10,
+                     *             "id": 2,
                      *             "kind": "credit_note",
                      *             "status": "processing",
-                     *             "filename": "credit-note-7-9.pdf"
+                     *             "filename": "credit-note-1-1.pdf"
                      *           }
                      *         ],
                      *         "discounts": []
@@ -21131,14 +21173,14 @@ export interface operations {
                      *         "amount_cents": 700,
                      *         "currency": "EUR",
                      *         "state": "pending",
-                     *         "provider_ref": "cs_test_764fa0e3cde6315b",
+                     *         "provider_ref": "cs_test_f855db7d66a3f656",
                      *         "method": null,
-                     *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "created_by": "account:3",
+                     *         "created_at": "2026-11-28T01:17:55.242+01:00",
                      *         "confirmed_at": null,
                      *         "failure": null
                      *       },
-                     *       "redirect_url": "http://127.0.0.1:44343/pay/cs_test_764fa0e3cde6315b"
+                     *       "redirect_url": "http://127.0.0.1:46837/pay/cs_test_f855db7d66a3f656"
                      *     }
                      */
                     "application/json": {
@@ -21615,53 +21657,43 @@ export interface operations {
                     /**
                      * @example {
                      *       "order": {
-                     *         "id": 1,
+                     *         "id": 6,
                      *         "foreign_id": null,
-                     *         "token": "k5vnXxH79d41fOv5KWdLDg",
+                     *         "token": "Q864hSn12qWWqJWgJ2DMzA",
                      *         "status": "finalized",
                      *         "is_valid": true,
-                     *         "total_price_cents": 14800,
+                     *         "total_price_cents": 2100,
                      *         "currency": "EUR",
-                     *         "source": "resellershop",
+                     *         "source": "api",
                      *         "customer_id": null,
                      *         "comment": null,
                      *         "reference": null,
                      *         "invoice": true,
                      *         "rating": null,
-                     *         "created_at": "2026-11-27T22:27:44.193+01:00",
-                     *         "updated_at": "2026-11-27T22:27:44.193+01:00",
-                     *         "finalized_at": "2026-11-27T22:27:44.193+01:00",
+                     *         "created_at": "2026-11-28T01:17:59.026+01:00",
+                     *         "updated_at": "2026-11-28T01:17:59.026+01:00",
+                     *         "finalized_at": "2026-11-28T01:17:59.026+01:00",
                      *         "cancelled_at": null,
                      *         "expires_at": null,
                      *         "items": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 6,
                      *             "type": "Ticket",
                      *             "status": "active",
-                     *             "price_cents": 4200,
+                     *             "price_cents": 700,
                      *             "unit_price_cents": 1400,
                      *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 3,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 1,
-                     *               "quantity": 3,
-                     *               "start_time": "2026-12-01T10:30:00+01:00",
+                     *               "id": 6,
+                     *               "quantity": 1,
+                     *               "start_time": "2026-12-03T14:30:00+01:00",
                      *               "barcodes": [
                      *                 {
-                     *                   "id": 1,
-                     *                   "barcode": "723788704913-3",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
                      *                   "id": 2,
-                     *                   "barcode": "297323808454-9",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 3,
-                     *                   "barcode": "781539062059-1",
+                     *                   "barcode": "784723871700-2",
                      *                   "status": "valid"
                      *                 }
                      *               ],
@@ -21670,84 +21702,55 @@ export interface operations {
                      *             }
                      *           },
                      *           {
-                     *             "id": 2,
-                     *             "type": "Event",
+                     *             "id": 7,
+                     *             "type": "Voucher",
                      *             "status": "active",
-                     *             "price_cents": 1600,
-                     *             "unit_price_cents": 800,
-                     *             "vat_pct": 0,
+                     *             "price_cents": 1400,
+                     *             "unit_price_cents": 1400,
+                     *             "vat_pct": 7,
                      *             "tax_included": true,
-                     *             "quantity": 2,
+                     *             "quantity": 1,
                      *             "entries_used": 0,
                      *             "attributes": {
-                     *               "id": 2,
-                     *               "quantity": 2,
-                     *               "start_time": "2026-12-01T14:00:00+01:00",
-                     *               "barcodes": [
+                     *               "id": 7,
+                     *               "quantity": 1,
+                     *               "start_time": "2026-11-28T01:17:59.026+01:00",
+                     *               "barcodes": [],
+                     *               "ticket_id": 1,
+                     *               "language": "de",
+                     *               "recipient": null,
+                     *               "vouchers": [
                      *                 {
-                     *                   "id": 4,
-                     *                   "barcode": "533715878176-1",
-                     *                   "status": "valid"
-                     *                 },
-                     *                 {
-                     *                   "id": 5,
-                     *                   "barcode": "739302846873-4",
-                     *                   "status": "valid"
+                     *                   "id": 2,
+                     *                   "code_last4": "0B6V",
+                     *                   "status": "valid",
+                     *                   "pdf_url": "/api/v4/orders/6/vouchers/2.pdf?token=Q864hSn12qWWqJWgJ2DMzA"
                      *                 }
-                     *               ],
-                     *               "date_id": 1,
-                     *               "event_id": 1,
-                     *               "language_id": null
-                     *             }
-                     *           },
-                     *           {
-                     *             "id": 3,
-                     *             "type": "Tour",
-                     *             "status": "active",
-                     *             "price_cents": 9000,
-                     *             "unit_price_cents": 9000,
-                     *             "vat_pct": 0,
-                     *             "tax_included": true,
-                     *             "quantity": 8,
-                     *             "entries_used": 0,
-                     *             "attributes": {
-                     *               "id": 3,
-                     *               "quantity": 8,
-                     *               "start_time": "2026-12-01T11:00:00+01:00",
-                     *               "barcodes": [
-                     *                 {
-                     *                   "id": 6,
-                     *                   "barcode": "069786704917-6",
-                     *                   "status": "valid"
-                     *                 }
-                     *               ],
-                     *               "tour_id": 1,
-                     *               "language_id": 1,
-                     *               "participants": 8
+                     *               ]
                      *             }
                      *           }
                      *         ],
                      *         "documents": [
                      *           {
-                     *             "id": 1,
+                     *             "id": 16,
                      *             "kind": "ticket",
                      *             "status": "processing",
-                     *             "filename": "tickets-1.pdf"
+                     *             "filename": "tickets-6.pdf"
                      *           },
                      *           {
-                     *             "id": 2,
-                     *             "kind": "confirmation",
-                     *             "status": "processing",
-                     *             "filename": "confirmation-1.pdf"
-                     *           },
-                     *           {
-                     *             "id": 3,
+                     *             "id": 17,
                      *             "kind": "invoice",
                      *             "status": "processing",
-                     *             "filename": "invoice-1.pdf"
+                     *             "filename": "invoice-6.pdf"
                      *           }
                      *         ],
-                     *         "discounts": []
+                     *         "discounts": [
+                     *           {
+                     *             "code": "HALFOFF",
+                     *             "amount_cents": 700,
+                     *             "item_id": 6
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -22458,11 +22461,11 @@ export interface operations {
                      *           "amount_cents": 700,
                      *           "currency": "EUR",
                      *           "state": "confirmed",
-                     *           "provider_ref": "gc_3_df375ff1-41a0-409a-a406-7f2d1bbe4f13",
-                     *           "method": "card …7YVY",
-                     *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
-                     *           "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "provider_ref": "gc_3_c017b85f-4ffb-4388-bc88-062de5ef935f",
+                     *           "method": "card …QS7P",
+                     *           "created_by": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00",
+                     *           "confirmed_at": "2026-11-28T01:17:55.242+01:00",
                      *           "failure": null
                      *         },
                      *         {
@@ -22472,11 +22475,11 @@ export interface operations {
                      *           "amount_cents": 700,
                      *           "currency": "EUR",
                      *           "state": "confirmed",
-                     *           "provider_ref": "cs_test_764fa0e3cde6315b",
+                     *           "provider_ref": "cs_test_f855db7d66a3f656",
                      *           "method": "card",
-                     *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
-                     *           "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "created_by": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00",
+                     *           "confirmed_at": "2026-11-28T01:17:55.242+01:00",
                      *           "failure": null
                      *         }
                      *       ],
@@ -22734,9 +22737,9 @@ export interface operations {
                      *         "state": "confirmed",
                      *         "provider_ref": null,
                      *         "method": "cash",
-                     *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
-                     *         "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "created_by": "account:3",
+                     *         "created_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "confirmed_at": "2026-11-28T01:17:55.242+01:00",
                      *         "failure": null
                      *       }
                      *     }
@@ -23196,7 +23199,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "BTDMR64YHS8B13DNMEM3"
+                 *       "code": "TRR471M1GKR2JQK1HMKP"
                  *     }
                  */
                 "application/json": {
@@ -23229,11 +23232,11 @@ export interface operations {
                      *         "amount_cents": 1000,
                      *         "currency": "EUR",
                      *         "state": "confirmed",
-                     *         "provider_ref": "gc_2_9bda0b7e-7f46-4e6e-93ef-a9fb7d252261",
-                     *         "method": "card …MEM3",
-                     *         "created_by": "account:2",
-                     *         "created_at": "2026-11-27T19:18:23.036+01:00",
-                     *         "confirmed_at": "2026-11-27T19:18:23.036+01:00",
+                     *         "provider_ref": "gc_2_7a09d70a-afcb-474b-a8e8-3765c7cd883c",
+                     *         "method": "card …HMKP",
+                     *         "created_by": "account:3",
+                     *         "created_at": "2026-11-28T01:17:55.242+01:00",
+                     *         "confirmed_at": "2026-11-28T01:17:55.242+01:00",
                      *         "failure": null
                      *       }
                      *     }
@@ -23494,8 +23497,8 @@ export interface operations {
                      *           "state": "done",
                      *           "provider_ref": null,
                      *           "reason": "visit cancelled",
-                     *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "created_by": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00",
                      *           "failure": null
                      *         },
                      *         {
@@ -23505,8 +23508,8 @@ export interface operations {
                      *           "state": "done",
                      *           "provider_ref": "gc_refund_2",
                      *           "reason": "visit cancelled",
-                     *           "created_by": "account:2",
-                     *           "created_at": "2026-11-27T19:18:23.036+01:00",
+                     *           "created_by": "account:3",
+                     *           "created_at": "2026-11-28T01:17:55.242+01:00",
                      *           "failure": null
                      *         }
                      *       ]
@@ -25887,10 +25890,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "TENPCT",
+                 *       "code": "HALFOFF",
                  *       "kind": "percent",
-                 *       "percent": 10,
-                 *       "cap_cents": 300
+                 *       "percent": 50
                  *     }
                  */
                 "application/json": {
@@ -25941,11 +25943,11 @@ export interface operations {
                      * @example {
                      *       "promo_code": {
                      *         "id": 1,
-                     *         "code": "TENPCT",
+                     *         "code": "HALFOFF",
                      *         "kind": "percent",
-                     *         "percent": 10,
+                     *         "percent": 50,
                      *         "amount_cents": null,
-                     *         "cap_cents": 300,
+                     *         "cap_cents": null,
                      *         "buy_quantity": null,
                      *         "get_quantity": null,
                      *         "companion_ticket_id": null,
@@ -26188,11 +26190,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "promo_code": {
-                     *         "id": 7,
-                     *         "code": "ONCE",
+                     *         "id": 2,
+                     *         "code": "ONLYONCE",
                      *         "kind": "amount",
                      *         "percent": null,
-                     *         "amount_cents": 100,
+                     *         "amount_cents": 200,
                      *         "cap_cents": null,
                      *         "buy_quantity": null,
                      *         "get_quantity": null,
@@ -26208,7 +26210,7 @@ export interface operations {
                      *         "min_quantity": 1,
                      *         "max_uses": 1,
                      *         "max_uses_per_email": null,
-                     *         "uses": 1,
+                     *         "uses": 0,
                      *         "partner_account_id": null,
                      *         "active": true
                      *       }
@@ -28316,25 +28318,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "from": "2026-11-27",
-                     *       "to": "2026-11-27",
+                     *       "from": "2026-11-28",
+                     *       "to": "2026-11-28",
                      *       "discounts": [
                      *         {
-                     *           "at": "2026-11-27T22:05:57.765+01:00",
+                     *           "at": "2026-11-28T01:18:03.707+01:00",
                      *           "order_id": 1,
                      *           "item_id": 1,
                      *           "code": "ONEPLUSONE",
                      *           "amount_cents": 1400
                      *         },
                      *         {
-                     *           "at": "2026-11-27T22:05:57.765+01:00",
+                     *           "at": "2026-11-28T01:18:03.707+01:00",
                      *           "order_id": 2,
                      *           "item_id": 2,
                      *           "code": "HALFSECOND",
                      *           "amount_cents": 700
                      *         },
                      *         {
-                     *           "at": "2026-11-27T22:05:57.765+01:00",
+                     *           "at": "2026-11-28T01:18:03.707+01:00",
                      *           "order_id": 3,
                      *           "item_id": 3,
                      *           "code": "TWOPLUSONE",
@@ -28497,8 +28499,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "from": "2026-11-27",
-                     *       "to": "2026-11-27",
+                     *       "from": "2026-11-28",
+                     *       "to": "2026-11-28",
                      *       "codes": [
                      *         {
                      *           "code": "BRINGONE",
@@ -28684,8 +28686,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "from": "2026-11-26",
-                     *       "to": "2026-11-28",
+                     *       "from": "2026-11-27",
+                     *       "to": "2026-11-29",
                      *       "kinds": [
                      *         {
                      *           "kind": "corrected",
@@ -28854,7 +28856,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "at": "2026-11-27T19:18:23.036+01:00",
+                     *       "at": "2026-11-28T01:17:55.242+01:00",
                      *       "rows": [
                      *         {
                      *           "currency": "EUR",
@@ -30846,8 +30848,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "ticket_id": 1,
-                 *       "quantity": 10,
-                 *       "start_at": "2026-12-01T12:30:00.000Z"
+                 *       "quantity": 2,
+                 *       "start_at": "2026-12-02T13:00:00.000Z",
+                 *       "codes": [
+                 *         "holdten"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -30877,12 +30882,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "reservation": {
-                     *         "reservation_token": "X84XOGHX1VAbR5IxQhNv6g",
-                     *         "token": "X84XOGHX1VAbR5IxQhNv6g",
-                     *         "quantity": 10,
-                     *         "start_at": "2026-12-01T13:30:00+01:00",
-                     *         "valid_until": "2026-11-28T00:13:44.193+01:00",
-                     *         "ticket_id": 1
+                     *         "reservation_token": "J4of8MejDRMFDzab9m7QRw",
+                     *         "token": "J4of8MejDRMFDzab9m7QRw",
+                     *         "quantity": 2,
+                     *         "start_at": "2026-12-02T14:00:00+01:00",
+                     *         "valid_until": "2026-11-28T01:33:03.707+01:00",
+                     *         "ticket_id": 1,
+                     *         "price_cents": 2520,
+                     *         "discounts": [
+                     *           {
+                     *             "code": "HOLDTEN",
+                     *             "amount_cents": 280
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -39185,7 +39197,7 @@ export interface operations {
                      *       "vouchers": [
                      *         {
                      *           "id": 1,
-                     *           "code_last4": "8B7H",
+                     *           "code_last4": "TWAQ",
                      *           "ticket_id": 1,
                      *           "price_cents": 1400,
                      *           "vat_pct": 7,
@@ -39196,7 +39208,8 @@ export interface operations {
                      *           "status": "valid",
                      *           "order_id": null,
                      *           "redeemed_at": null,
-                     *           "issued_at": "2026-11-27T22:05:57.765+01:00"
+                     *           "issued_at": "2026-11-28T01:18:03.707+01:00",
+                     *           "sold_order_item_id": null
                      *         }
                      *       ]
                      *     }
@@ -39358,7 +39371,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "ticket_id": 1
+                 *       "ticket_id": 1,
+                 *       "language": "en"
                  *     }
                  */
                 "application/json": {
@@ -39390,19 +39404,20 @@ export interface operations {
                      * @example {
                      *       "voucher": {
                      *         "id": 1,
-                     *         "code_last4": "VZWD",
+                     *         "code_last4": "TWAQ",
                      *         "ticket_id": 1,
                      *         "price_cents": 1400,
                      *         "vat_pct": 7,
                      *         "currency": "EUR",
-                     *         "language": "de",
+                     *         "language": "en",
                      *         "recipient": null,
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "status": "valid",
                      *         "order_id": null,
                      *         "redeemed_at": null,
-                     *         "issued_at": "2026-11-27T22:27:46.314+01:00",
-                     *         "code": "H3R56FPAMF53JYSFVZWD"
+                     *         "issued_at": "2026-11-28T01:18:03.707+01:00",
+                     *         "sold_order_item_id": null,
+                     *         "code": "YN76ZFGBQ7P5Z0VJTWAQ"
                      *       }
                      *     }
                      */
@@ -39628,18 +39643,19 @@ export interface operations {
                      * @example {
                      *       "voucher": {
                      *         "id": 1,
-                     *         "code_last4": "8B7H",
+                     *         "code_last4": "85XA",
                      *         "ticket_id": 1,
                      *         "price_cents": 1400,
                      *         "vat_pct": 7,
                      *         "currency": "EUR",
-                     *         "language": "en",
+                     *         "language": "de",
                      *         "recipient": null,
                      *         "expires_at": "2030-01-01T00:00:00+01:00",
                      *         "status": "valid",
                      *         "order_id": null,
                      *         "redeemed_at": null,
-                     *         "issued_at": "2026-11-27T22:05:57.765+01:00"
+                     *         "issued_at": "2026-11-28T01:17:59.026+01:00",
+                     *         "sold_order_item_id": 4
                      *       }
                      *     }
                      */
