@@ -1,9 +1,10 @@
 // The test files of one `npm test` run, compiled once by esbuild before the runner starts them.
-// Each test file is a process of its own; loading the sources through tsx's loader cost every
-// one of them several seconds of CPU (its hooks resolve and transform each of the hundreds of
+// Each test process loads the sources afresh; through tsx's loader that cost every one of them
+// several seconds of CPU (its hooks resolve and transform each of the hundreds of
 // modules again), most of the suite's time on a small machine. Here every test file becomes one
 // entry of a single esbuild build with code splitting: the sources they share are compiled once
-// into shared chunks, and each process loads a few plain JavaScript files.
+// into shared chunks, and each process loads a few plain JavaScript files. Small files then
+// share a process, three at a time (groupFiles below).
 //
 // What stays as it was: dependencies load from node_modules as they are (several read files next
 // to themselves), except the pure-JS ones that the `atrium` bundle inlines too (bin/bundle.js);
@@ -57,7 +58,7 @@ function commonDir(files: string[]): string {
  * Compiles `files` (absolute .ts paths) for a run of the server package at `root`, and `programs`:
  * scripts the tests start as processes of their own (test/helpers/programs.ts).
  */
-export async function buildTests(root: string, files: string[], programs: string[] = []): Promise<BuiltTests> {
+export async function buildTests(root: string, files: string[], programs: string[] = [], group = 1): Promise<BuiltTests> {
   const esbuild = await import('esbuild');
   const cache = path.join(root, CACHE);
   removeStale(cache);
@@ -118,9 +119,46 @@ export async function buildTests(root: string, files: string[], programs: string
   });
   const entry = (f: string) => path.join(dir, path.relative(outbase, f).replace(/\.ts$/, '.mjs'));
   return {
-    files: files.map(entry),
+    files: groupFiles(dir, files, files.map(entry), group),
     programs: Object.fromEntries(programs.map((p) => [p, entry(p)])),
     dir,
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Test files run up to `size` to a process: loading the sources is most of a small file's cost,
+ * and files in one process share it. A group's entry imports its files inside one `describe`,
+ * so every file's top-level code (its app, its database, its hooks) runs before the first test
+ * and its `after` hooks after the last: a file's `after(() => t.close())` cannot close its app
+ * while another file still sets up. Files with top-level `beforeEach`/`afterEach` hooks (they
+ * would wrap the other files' tests too) run alone, as do the long CPU-bound ones (ALONE): in one
+ * process they would take turns on one core, while apart they spread over all of them.
+ */
+const ALONE = new Set(['browser', 'concurrency', 'multinode', 'fuzz']);
+function groupFiles(dir: string, sources: string[], entries: string[], size: number): string[] {
+  if (size <= 1) return entries;
+  const alone = (src: string) => ALONE.has(path.basename(path.dirname(src))) || /^(beforeEach|afterEach)\(/m.test(fs.readFileSync(src, 'utf8'));
+  const out: string[] = [];
+  let group: number[] = [];
+  const flush = () => {
+    if (group.length === 1) out.push(entries[group[0]!]!);
+    else if (group.length > 1) {
+      const file = path.join(dir, '_groups', `group-${out.length}.mjs`);
+      const name = group.map((i) => path.basename(sources[i]!)).join(', ');
+      const body = group.map((i) => `  await import(${JSON.stringify(pathToFileURL(entries[i]!).href)});\n`).join('');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `import { describe } from 'node:test';\ndescribe(${JSON.stringify(name)}, async () => {\n${body}});\n`);
+      out.push(file);
+    }
+    group = [];
+  };
+  sources.forEach((src, i) => {
+    if (alone(src)) { flush(); out.push(entries[i]!); return; }
+    if (group.length > 0 && path.dirname(sources[group[0]!]!) !== path.dirname(src)) flush();
+    group.push(i);
+    if (group.length >= size) flush();
+  });
+  flush();
+  return out;
 }

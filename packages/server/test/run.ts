@@ -74,9 +74,12 @@ async function main() {
   // (long files, one at a time) and ATRIUM_TEST_TSX=1 run the sources through tsx's loader, as
   // does a run whose compilation failed.
   const buildStart = Date.now();
+  // Small test files run three to a process (test/build.ts groupFiles), sharing the cost of loading
+  // the sources; ATRIUM_TEST_GROUP=1 runs every file in a process of its own.
+  const group = Number(process.env.ATRIUM_TEST_GROUP) || 3;
   const building: Promise<BuiltTests | undefined> = stress || process.env.ATRIUM_TEST_TSX === '1'
     ? Promise.resolve(undefined)
-    : buildTests(root, files, PROGRAMS.map((p) => path.join(root, p))).then((b) => {
+    : buildTests(root, files, PROGRAMS.map((p) => path.join(root, p)), group).then((b) => {
       console.log(`# ${files.length} test files compiled in ${Date.now() - buildStart} ms (test/build.ts)`);
       return b;
     }, (e: unknown) => {
