@@ -79,7 +79,8 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     let lines = form.lines;
     const errors: FormError[] = [];
     if (op.startsWith('remove-')) lines = lines.filter((_, i) => `remove-${i}` !== op);
-    const typed = op === 'add' || op === 'sell' ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
+    // A gift card's value button adds what was typed as well, as Add does.
+    const typed = op === 'add' || op === 'sell' || op.startsWith('card-') ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
     const card = cardLine(form, op, req.staffCtx.config.locales[0] ?? req.consoleLocale);
     typed.lines.push(...card.lines);
     errors.push(...typed.errors, ...card.errors);
