@@ -137,3 +137,26 @@ test('the closing after a basket sale of tickets + a 50 € card: sales with VAT
   const [drawer] = await rows<{ cents: number }>(sql`select sum(p.amount_cents)::int cents from payments p join orders o on o.id = p.order_id where o.staff_user_id = ${cashier.id} and p.provider = 'desk' and p.method = 'cash'`);
   assert.equal(drawer!.cents, 2800 + 5000);
 });
+
+test('a customer with an email on a basket of a ticket and a gift card: both orders name the customer', async () => {
+  const b = await signIn(fx.t, fx.staff.box_office);
+  const { form, lines } = await basket(b, { [`q-T-${fx.A.ticketId}`]: '1' }, { card_amount: '20,50', card_qty: '2' });
+  assert.ok(lines.includes('G:2050:en:2') || lines.includes('G:2050:de:2'), lines.join(' '));
+  const sold = await b.post('/console/sale', {
+    key: form.key, date: fx.day, line: lines, op: 'sell', payment: 'card', delivery: 'mail', name: 'Ada', surname: 'Lovelace', email: 'ada@example.org',
+  });
+  assert.equal(sold.statusCode, 303, alertOf(sold.body));
+  const location = String(sold.headers.location);
+  const ids = [orderIdOf(location), Number(/cards=(\d+)/.exec(location)?.[1])];
+  const named = await rows<{ id: number; email: string; total: number }>(sql`
+    select o.id, c.email, o.total_price_cents total from orders o join customers c on c.id = o.customer_id where o.id in (${ids[0]}, ${ids[1]}) order by o.id`);
+  assert.deepEqual(named, [{ id: ids[0], email: 'ada@example.org', total: 1400 }, { id: ids[1], email: 'ada@example.org', total: 4100 }]);
+  assert.equal((await rows<{ n: number }>(sql`select count(*)::int n from gift_cards g join order_items i on i.id = g.order_item_id where i.order_id = ${ids[1]}`))[0]!.n, 2);
+  // A free amount outside the limits is refused when added, with nothing in the basket.
+  const page = await b.get(`/console/sale?date=${fx.day}`);
+  const refused = await add(b, { key: keyOf(page.body), date: fx.day, time: fx.at(720) }, {}, { card_amount: '600' });
+  assert.equal(refused.statusCode, 422);
+  assert.match(refused.body, /A gift card is worth between €5 and €500\./);
+  assert.match(refused.body, /id="card_amount"[^>]*aria-invalid="true"/);
+  assert.deepEqual(linesOf(refused.body), []);
+});

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { addLine, parseLine, parseMoney, type BasketLine } from '../../../domain/staff/deskBasket.ts';
 import type { DeskOffer } from '../../../domain/staff/deskSlots.ts';
+import { GIFT_CARD_LIMITS, giftCardAmountProblem } from '../../../domain/vouchers/giftCards.ts';
 import { field } from './kit.ts';
 
 export interface SaleForm {
@@ -115,7 +116,7 @@ function tourLine(form: SaleForm, offer: DeskOffer, id: number, quantity: number
 
 /**
  * The gift card asked for: a value button (`op` card-<cents>) or, with Add or Sell, a typed free
- * amount; its limits are the domain's (giftCardAmountProblem), checked when the basket is priced.
+ * amount within the domain's limits (giftCardAmountProblem), worded for the cashier.
  */
 export function cardLine(form: SaleForm, op: string, fallbackLanguage: string): { lines: BasketLine[]; errors: FormError[] } {
   const button = /^card-(\d{1,7})$/.exec(op);
@@ -123,6 +124,8 @@ export function cardLine(form: SaleForm, op: string, fallbackLanguage: string): 
   if (Number.isNaN(typed)) return { lines: [], errors: [{ key: 'desk.error.amount', field: 'card_amount' }] };
   const cents = button ? Number(button[1]) : typed;
   if (cents === null) return { lines: [], errors: [] };
+  const { minCents, maxCents } = GIFT_CARD_LIMITS;
+  if (giftCardAmountProblem(cents)) return { lines: [], errors: [{ key: 'desk.error.cardamount', vars: { min: minCents / 100, max: maxCents / 100 }, field: 'card_amount' }] };
   const quantity = form.cardQty === '' ? 1 : Number(form.cardQty);
   if (!/^\d{1,2}$/.test(form.cardQty || '1') || quantity < 1) return { lines: [], errors: [{ key: 'desk.error.qty', field: 'card_qty' }] };
   return { lines: [{ kind: 'giftcard', id: cents, time: '', quantity, language: /^[a-z]{2}(?:-[A-Z]{2})?$/.test(form.cardLanguage) ? form.cardLanguage : fallbackLanguage }], errors: [] };
