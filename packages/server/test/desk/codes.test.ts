@@ -160,3 +160,33 @@ test('a customer with an email on a basket of a ticket and a gift card: both ord
   assert.match(refused.body, /id="card_amount"[^>]*aria-invalid="true"/);
   assert.deepEqual(linesOf(refused.body), []);
 });
+
+test('a gift card and a part payment in a basket with a gift card pay the other order only; cash and change over both', async () => {
+  const issued = await fx.t.request({ method: 'POST', url: '/api/v4/gift_cards', token: fx.user, payload: { amount_cents: 1000 } });
+  const code = issued.json().gift_card.code as string;
+  const b = await signIn(fx.t, fx.staff.box_office);
+  const page = await b.get(`/console/sale?date=${fx.day}`);
+  const form = { key: keyOf(page.body), date: fx.day, time: fx.at(720) };
+  // The 25 € value button adds the typed tickets as well.
+  const added = await b.post('/console/sale', { ...form, line: [], op: 'card-2500', [`q-T-${fx.A.ticketId}`]: '2', gc_code: code });
+  assert.equal(added.statusCode, 200, alertOf(added.body));
+  assert.match(added.body, /data-cents="5300"/);
+  assert.match(added.body, /The gift card pays €10\.00, the rest €43\.00/);
+  const sold = await b.post('/console/sale', {
+    key: form.key, date: fx.day, line: linesOf(added.body), op: 'sell', payment: 'cash', given: '50', part_method: 'card', part_amount: '5', gc_code: code, delivery: 'print',
+  });
+  assert.equal(sold.statusCode, 303, alertOf(sold.body));
+  const location = String(sold.headers.location);
+  assert.match(location, /change=1200(&|$)/, 'cash due 28 − 10 − 5 + 25 = 38; 50 given');
+  const [first, second] = [orderIdOf(location), Number(/cards=(\d+)/.exec(location)?.[1])];
+  const pays = await rows<{ order_id: number; provider: string; method: string; amount_cents: number }>(sql`
+    select order_id, provider, method, amount_cents from payments where order_id in (${first}, ${second}) order by order_id, provider, method`);
+  assert.deepEqual(pays, [
+    { order_id: first, provider: 'desk', method: 'card', amount_cents: 500 },
+    { order_id: first, provider: 'desk', method: 'cash', amount_cents: 1300 },
+    { order_id: first, provider: 'gift_card', method: `card …${code.slice(-4)}`, amount_cents: 1000 },
+    { order_id: second, provider: 'desk', method: 'cash', amount_cents: 2500 },
+  ]);
+  const marks = await rows<{ payment_method: string }>(sql`select payment_method from orders where id in (${first}, ${second}) order by id`);
+  assert.deepEqual(marks.map((m) => m.payment_method), ['split', 'cash']);
+});

@@ -88,13 +88,13 @@ interface OrderPay { paid: Record<PaymentMethod, number>; giftCents: number }
  * card never pays for gift cards (vouchers/redeem.ts refuses it too), and a part payment goes to
  * the other order when there is one. Cash given and change are over the whole sale.
  */
-export function payOrders(totals: { others: number; cards: number }, input: Pick<DeskSale, 'payment' | 'part' | 'givenCents' | 'giftCard'>): { others: OrderPay; cards: OrderPay; paid: Record<PaymentMethod, number>; changeCents: number } {
+export function payOrders(totals: { others: number | null; cards: number | null }, input: Pick<DeskSale, 'payment' | 'part' | 'givenCents' | 'giftCard'>): { others: OrderPay; cards: OrderPay; paid: Record<PaymentMethod, number>; changeCents: number } {
   const giftCents = input.giftCard?.cents ?? 0;
-  if (giftCents > 0 && totals.others === 0) throw new DomainError('GIFT_CARD_PAYS_GIFT_CARD', 'a gift card cannot pay for gift cards');
-  if (giftCents > totals.others) throw invalid('the sale could not be made', ['the gift card part is more than the total']);
-  const hasOthers = totals.others > 0 || totals.cards === 0;
-  const others = hasOthers ? splitPayment(totals.others - giftCents, input).paid : { cash: 0, card: 0, invoice: 0 };
-  const cards = splitPayment(totals.cards, hasOthers ? { payment: input.payment } : input).paid;
+  if (giftCents > 0 && totals.others === null) throw new DomainError('GIFT_CARD_PAYS_GIFT_CARD', 'a gift card cannot pay for gift cards');
+  if (giftCents > (totals.others ?? 0)) throw invalid('the sale could not be made', ['the gift card part is more than the total']);
+  const none = { cash: 0, card: 0, invoice: 0 };
+  const others = totals.others !== null ? splitPayment(totals.others - giftCents, input).paid : none;
+  const cards = totals.cards !== null ? splitPayment(totals.cards, totals.others !== null ? { payment: input.payment } : input).paid : none;
   const paid: Record<PaymentMethod, number> = { cash: others.cash + cards.cash, card: others.card + cards.card, invoice: others.invoice + cards.invoice };
   const { changeCents } = splitPayment(paid.cash, { payment: 'cash', ...(input.givenCents !== undefined ? { givenCents: input.givenCents } : {}) });
   return { others: { paid: others, giftCents }, cards: { paid: cards, giftCents: 0 }, paid, changeCents };
@@ -126,7 +126,7 @@ export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, inp
     }
     const otherOrder = others.length ? made[0]!.order : null;
     const cardOrder = cards.length ? made[made.length - 1]!.order : null;
-    const split = payOrders({ others: otherOrder?.totalPriceCents ?? 0, cards: cardOrder?.totalPriceCents ?? 0 }, input);
+    const split = payOrders({ others: otherOrder?.totalPriceCents ?? null, cards: cardOrder?.totalPriceCents ?? null }, input);
     const replayed = made.every((m) => m.replayed);
     const out: OrderView[] = [];
     for (const m of made) {
