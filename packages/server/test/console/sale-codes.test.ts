@@ -1,7 +1,7 @@
 // The box office's "sold" notice after a sale names each gift card and voucher the order sold by
 // its last four characters and links its PDF through the order token, so the cashier can print
-// the card at once. The order here is placed through the API (the basket's sale verb does not
-// take gift-card or voucher lines yet: docs/console.md).
+// the card at once. The orders here are placed through the API; the basket's own sale of them is
+// test/desk/codes.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { consoleFixture, type ConsoleFixture } from './fixture.ts';

@@ -11,13 +11,17 @@ export type CashClosingRow = typeof cashClosings.$inferSelect;
 export type MethodSum = { method: string; cents: number; n: number };
 export type LedgerLine = { price_cents: number; vat_pct: number; tax_included: boolean; sign: number };
 
-/** Desk payments confirmed in [from, to) on orders the cashier sold, per method. */
+// Orders that sell gift cards hold nothing else (ADR 0043). Their money is not a sale with VAT:
+// the closing shows it on the gift-card line (giftCardSalesBy), and only there.
+const sellsCards = sql`exists (select 1 from order_items gi where gi.order_id = o.id and gi.type = 'GiftCard')`;
+
+/** Desk payments confirmed in [from, to) on orders the cashier sold, per method (gift-card orders left out). */
 export async function deskPaymentsBy(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<MethodSum[]> {
   return (await db.execute<MethodSum>(sql`
     select coalesce(p.method, 'cash') as method, sum(p.amount_cents)::int as cents, count(*)::int as n
       from payments p join orders o on o.id = p.order_id
      where o.staff_user_id = ${staffUserId} and p.provider = 'desk' and p.confirmed_at >= ${from} and p.confirmed_at < ${to}
-       and p.state in ('confirmed', 'partially_refunded', 'refunded')
+       and p.state in ('confirmed', 'partially_refunded', 'refunded') and not ${sellsCards}
      group by 1 order by 1`)).rows;
 }
 
@@ -29,17 +33,26 @@ export async function invoicedBy(db: DbOrTx, staffUserId: number, from: Date, to
       join lateral (select sum(i.price_cents) as cents from order_items i where i.order_id = o.id) sold on true
       left join lateral (select sum(p.amount_cents) as cents from payments p where p.order_id = o.id and p.provider in ('desk', 'gift_card') and p.confirmed_at is not null) paid on true
      where o.staff_user_id = ${staffUserId} and o.created_at >= ${from} and o.created_at < ${to} and o.payment_method in ('invoice', 'split')
-       and sold.cents > coalesce(paid.cents, 0)`)).rows;
+       and not ${sellsCards} and sold.cents > coalesce(paid.cents, 0)`)).rows;
   return { method: 'invoice', cents: row?.cents ?? 0, n: row?.n ?? 0 };
 }
 
-/** Gift cards the cashier sold in [from, to), per method (not orders: no VAT, no items). */
+/**
+ * Gift cards the cashier sold in [from, to), per method: on the gift-card form (no order) and as
+ * basket lines (the desk payments of the cashier's gift-card orders). No VAT either way.
+ */
 export async function giftCardSalesBy(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<MethodSum[]> {
   return (await db.execute<MethodSum>(sql`
-    select method, sum(amount_cents)::int as cents, count(*)::int as n
-      from desk_gift_card_sales
-     where staff_user_id = ${staffUserId} and created_at >= ${from} and created_at < ${to}
-     group by 1 order by 1`)).rows;
+    select method, sum(cents)::int as cents, sum(n)::int as n from (
+      select method::text as method, amount_cents as cents, 1 as n
+        from desk_gift_card_sales
+       where staff_user_id = ${staffUserId} and created_at >= ${from} and created_at < ${to}
+      union all
+      select coalesce(p.method, 'cash'), p.amount_cents, 1
+        from payments p join orders o on o.id = p.order_id
+       where o.staff_user_id = ${staffUserId} and p.provider = 'desk' and p.confirmed_at >= ${from} and p.confirmed_at < ${to}
+         and p.state in ('confirmed', 'partially_refunded', 'refunded') and ${sellsCards}
+    ) s group by 1 order by 1`)).rows;
 }
 
 /** False when a sale with this key exists already (the caller rolls its card back). */
@@ -61,16 +74,16 @@ export async function deskRefundsBy(db: DbOrTx, staffUserId: number, from: Date,
      group by 1 order by 1`)).rows;
 }
 
-/** Lines the cashier sold in [from, to) (+1) and lines of the cashier's orders cancelled in it (−1). */
+/** Lines the cashier sold in [from, to) (+1) and lines of the cashier's orders cancelled in it (−1); gift cards carry no VAT and are left out. */
 export async function deskLedger(db: DbOrTx, staffUserId: number, from: Date, to: Date): Promise<LedgerLine[]> {
   return (await db.execute<LedgerLine>(sql`
     select i.price_cents, i.vat_pct::float8 as vat_pct, i.tax_included, 1 as sign
       from order_items i join orders o on o.id = i.order_id
-     where o.staff_user_id = ${staffUserId} and o.created_at >= ${from} and o.created_at < ${to} and o.status <> 'pending'
+     where o.staff_user_id = ${staffUserId} and o.created_at >= ${from} and o.created_at < ${to} and o.status <> 'pending' and i.type <> 'GiftCard'
     union all
     select i.price_cents, i.vat_pct::float8, i.tax_included, -1
       from order_items i join orders o on o.id = i.order_id
-     where o.staff_user_id = ${staffUserId} and i.cancelled_at >= ${from} and i.cancelled_at < ${to}`)).rows;
+     where o.staff_user_id = ${staffUserId} and i.cancelled_at >= ${from} and i.cancelled_at < ${to} and i.type <> 'GiftCard'`)).rows;
 }
 
 export async function insertCashClosing(db: DbOrTx, row: typeof cashClosings.$inferInsert): Promise<CashClosingRow | null> {

@@ -2,8 +2,9 @@
 // orders moved that day (sales, refunds and cancellations per payment method, each with a grand
 // total; VAT per rate with a grand total, by the invoices' own rule, pricing/vat.ts), the cash
 // that should be in the drawer (opening float + cash sales − cash refunds + gift cards sold for
-// cash), the cash counted and the difference. Gift cards sold at the desk are money taken
-// without VAT: on their own line, not in the sales (orders, with VAT). Closing writes the record
+// cash), the cash counted and the difference. Gift cards sold at the desk (on their own form or
+// as basket lines, in an order of their own) are money taken without VAT: on their own line, not
+// in the sales or the VAT (the repository leaves gift-card orders out of those). Closing writes the record
 // once, in the cashier's name; the database refuses any later change (a correction is the next
 // day's business, never an edit).
 import {

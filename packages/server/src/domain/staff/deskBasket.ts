@@ -1,5 +1,6 @@
 // The box office's basket: lines of tickets (per price category: each ticket is one), event
-// dates and tour starts (in a language) with quantities, carried by the sale form itself between steps (no server state, so a
+// dates, tour starts (in a language), gift cards (an amount, a PDF language) and single-purpose
+// vouchers (a ticket) with quantities, carried by the sale form itself between steps (no server state, so a
 // reload or a second cashier never sees someone else's basket). Every step prices the whole
 // basket through the order module's own pricing and claim checks (prepareItems, resolveClaims),
 // exactly what the sale will run, so the total shown is the total charged and a line that could
@@ -7,18 +8,20 @@
 import { resolveClaims } from '../capacity/claimCapacity.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
-import { prepareItems, type OrderItemInput } from '../orders/items.ts';
+import { prepareItems, type OrderItemInput, type PreparedItem } from '../orders/items.ts';
 import { lineAmounts } from '../pricing/vat.ts';
 
 export interface BasketLine {
-  kind: 'ticket' | 'event' | 'tour';
-  /** Ticket id, event date id or tour id. */
+  kind: 'ticket' | 'event' | 'tour' | 'giftcard' | 'voucher';
+  /** Ticket id, event date id, tour id, a gift card's amount in cents or a voucher's ticket id. */
   id: number;
   /** The slot's start (ISO 8601) for tickets, the tour's start for tours. */
   time: string;
   quantity: number;
   /** The language of a tour line. */
   languageId?: number;
+  /** The PDF language of a gift card line. */
+  language?: string;
 }
 
 export interface PricedLine extends BasketLine {
@@ -38,9 +41,20 @@ export interface Quote {
 
 const LINE = /^([TE]):(\d{1,10}):([0-9TZ:.+-]{0,40}):(\d{1,3})$/;
 const TOUR = /^U:(\d{1,10}):([0-9TZ:.+-]{1,40}):(\d{1,3}):(\d{1,10})$/;
+const CODE = /^([GV]):(\d{1,10}):([a-z]{2}(?:-[A-Z]{2})?)?:(\d{1,3})$/;
 
-/** `T:<ticket>:<slot ISO>:<qty>`, `E:<date id>::<qty>` or `U:<tour>:<start ISO>:<qty>:<language>`, as the form carries them. */
+/**
+ * `T:<ticket>:<slot ISO>:<qty>`, `E:<date id>::<qty>`, `U:<tour>:<start ISO>:<qty>:<language>`,
+ * `G:<amount cents>:<PDF language>:<qty>` or `V:<ticket>::<qty>`, as the form carries them.
+ */
 export function parseLine(text: string): BasketLine | null {
+  const c = CODE.exec(text);
+  if (c) {
+    const quantity = Number(c[4]);
+    if (quantity < 1 || quantity > 100) return null;
+    if (c[1] === 'V') return { kind: 'voucher', id: Number(c[2]), time: '', quantity };
+    return { kind: 'giftcard', id: Number(c[2]), time: '', quantity, ...(c[3] ? { language: c[3] } : {}) };
+  }
   const u = TOUR.exec(text);
   const m = u ? null : LINE.exec(text);
   const quantity = Number(u?.[3] ?? m?.[4]);
@@ -50,11 +64,12 @@ export function parseLine(text: string): BasketLine | null {
 }
 
 export const lineText = (l: BasketLine) =>
+  l.kind === 'giftcard' ? `G:${l.id}:${l.language ?? ''}:${l.quantity}` : l.kind === 'voucher' ? `V:${l.id}::${l.quantity}` :
   `${{ ticket: 'T', event: 'E', tour: 'U' }[l.kind]}:${l.id}:${l.kind === 'event' ? '' : l.time}:${l.quantity}${l.kind === 'tour' ? `:${l.languageId}` : ''}`;
 
 /** Adds a line, merging it into an equal product, start (and tour language) already in the basket. */
 export function addLine(lines: BasketLine[], l: BasketLine): BasketLine[] {
-  const same = lines.findIndex((x) => x.kind === l.kind && x.id === l.id && (l.kind === 'event' || x.time === l.time) && x.languageId === l.languageId);
+  const same = lines.findIndex((x) => x.kind === l.kind && x.id === l.id && (l.kind === 'event' || x.time === l.time) && x.languageId === l.languageId && x.language === l.language);
   if (same < 0) return [...lines, l];
   return lines.map((x, i) => (i === same ? { ...x, quantity: x.quantity + l.quantity } : x));
 }
@@ -62,16 +77,34 @@ export function addLine(lines: BasketLine[], l: BasketLine): BasketLine[] {
 export function orderItems(lines: BasketLine[]): OrderItemInput[] {
   return lines.map((l): OrderItemInput => {
     if (l.kind === 'ticket') return { type: 'Ticket', attributes: { id: l.id, quantity: l.quantity, time: l.time } };
+    if (l.kind === 'giftcard') return { type: 'GiftCard', attributes: { amount_cents: l.id, quantity: l.quantity, ...(l.language ? { language: l.language } : {}) } };
+    if (l.kind === 'voucher') return { type: 'Voucher', attributes: { ticket_id: l.id, quantity: l.quantity } };
     if (l.kind === 'tour') return { type: 'Tour', attributes: { id: l.id, quantity: l.quantity, start_time: l.time, language_id: l.languageId! } };
     return { type: 'Event', attributes: { id: l.id, quantity: l.quantity } };
   });
+}
+
+/**
+ * The basket as the orders the sale makes: gift cards in an order of their own (ADR 0043: an
+ * order with a gift card holds only gift cards), everything else in the other. Either may be empty.
+ */
+export function splitBasket(lines: BasketLine[]): { others: BasketLine[]; cards: BasketLine[] } {
+  return { others: lines.filter((l) => l.kind !== 'giftcard'), cards: lines.filter((l) => l.kind === 'giftcard') };
 }
 
 /** Prices and checks the basket as the sale will (the caller's ctx carries the desk channel). */
 export async function quoteBasket(ctx: Ctx, lines: BasketLine[]): Promise<Quote> {
   if (lines.length > 30) throw invalid('the sale could not be made', ['a basket holds at most 30 lines']);
   if (lines.length === 0) return { lines: [], totalCents: 0, vat: [] };
-  const items = await prepareItems(ctx.db, ctx, orderItems(lines));
+  // Priced as the two orders the sale makes, each through the orders' own pricing and checks.
+  const { others, cards } = splitBasket(lines);
+  const prepared = new Map<BasketLine, PreparedItem>();
+  for (const group of [others, cards]) {
+    if (group.length === 0) continue;
+    const out = await prepareItems(ctx.db, ctx, orderItems(group));
+    group.forEach((l, n) => prepared.set(l, out[n]!));
+  }
+  const items = lines.map((l) => prepared.get(l)!);
   await resolveClaims(ctx.db, ctx, items.flatMap((i) => (i.claim ? [i.claim] : [])));
   const priced = lines.map((l, n) => {
     const it = items[n]!;
@@ -79,6 +112,7 @@ export async function quoteBasket(ctx: Ctx, lines: BasketLine[]): Promise<Quote>
   });
   const vat = new Map<number, number>();
   items.forEach((it) => {
+    if (it.type === 'GiftCard') return; // not subject to VAT: no rate to show
     const a = lineAmounts({ total_cents: it.priceCents, vat_pct: it.vatPct, tax_included: it.taxIncluded });
     vat.set(it.vatPct, (vat.get(it.vatPct) ?? 0) + a.vat_cents);
   });

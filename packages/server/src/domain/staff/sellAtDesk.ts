@@ -1,20 +1,21 @@
-// A box-office sale: the basket becomes one finalized order on the console's account, and the
+// A box-office sale: the basket becomes one finalized order on the console's account (two when
+// it holds gift cards and other lines: gift cards are sold in an order of their own), and the
 // money is recorded through the payments module's `desk` provider (cash or card terminal; split
 // across methods as the cashier says), all in one transaction with the audit entry: a refused
 // payment leaves no order and no tickets. The invoice part is not money received: it stays due on
 // the order until the bank transfer is recorded (provider `invoice`). The form's idempotency key
-// becomes the order's foreign_id, so a double-clicked (or resent) sale replays the first order
-// through createOrder's own rule instead of selling twice.
+// becomes each order's foreign_id (the gift cards' with a suffix), so a double-clicked (or
+// resent) sale replays the first orders through createOrder's own rule instead of selling twice.
 import { recordDeskSale } from '../../db/repositories/staff.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
-import { invalid } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { createOrder } from '../orders/createOrder.ts';
 import type { OrderView } from '../orders/internal.ts';
 import type { PaymentProviders } from '../payments/provider.ts';
 import { recordPayment } from '../payments/recordPayment.ts';
 import { payWithGiftCard } from '../vouchers/redeem.ts';
-import { orderItems, type BasketLine } from './deskBasket.ts';
+import { orderItems, splitBasket, type BasketLine } from './deskBasket.ts';
 import type { StaffCtx } from './principal.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'invoice'] as const;
@@ -38,9 +39,12 @@ export interface DeskSale {
 }
 
 export interface DeskSaleResult {
+  /** The first order: the one with tickets and vouchers, or the gift cards' when nothing else was sold. */
   order: OrderView;
+  /** Every order of the sale: the other lines' and then the gift cards' (ADR 0043). */
+  orders: OrderView[];
   replayed: boolean;
-  /** Per method, what was recorded (invoice: what stays due). */
+  /** Per method over all orders, what was recorded (invoice: what stays due). */
   paid: Record<PaymentMethod, number>;
   changeCents: number;
 }
@@ -76,34 +80,76 @@ export function splitPayment(total: number, input: Pick<DeskSale, 'payment' | 'p
   return { paid, changeCents };
 }
 
+/** What one order of the sale is paid with; the split parts go to the non-gift-card order. */
+interface OrderPay { paid: Record<PaymentMethod, number>; giftCents: number }
+
+/**
+ * Splits the money over the sale's orders. Gift cards are paid by the method chosen only: a gift
+ * card never pays for gift cards (vouchers/redeem.ts refuses it too), and a part payment goes to
+ * the other order when there is one. Cash given and change are over the whole sale.
+ */
+export function payOrders(totals: { others: number | null; cards: number | null }, input: Pick<DeskSale, 'payment' | 'part' | 'givenCents' | 'giftCard'>): { others: OrderPay; cards: OrderPay; paid: Record<PaymentMethod, number>; changeCents: number } {
+  const giftCents = input.giftCard?.cents ?? 0;
+  if (giftCents > 0 && totals.others === null) throw new DomainError('GIFT_CARD_PAYS_GIFT_CARD', 'a gift card cannot pay for gift cards');
+  if (giftCents > (totals.others ?? 0)) throw invalid('the sale could not be made', ['the gift card part is more than the total']);
+  const none = { cash: 0, card: 0, invoice: 0 };
+  const others = totals.others !== null ? splitPayment(totals.others - giftCents, input).paid : none;
+  const cards = totals.cards !== null ? splitPayment(totals.cards, totals.others !== null ? { payment: input.payment } : input).paid : none;
+  const paid: Record<PaymentMethod, number> = { cash: others.cash + cards.cash, card: others.card + cards.card, invoice: others.invoice + cards.invoice };
+  const { changeCents } = splitPayment(paid.cash, { payment: 'cash', ...(input.givenCents !== undefined ? { givenCents: input.givenCents } : {}) });
+  return { others: { paid: others, giftCents }, cards: { paid: cards, giftCents: 0 }, paid, changeCents };
+}
+
 export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, input: DeskSale): Promise<DeskSaleResult> {
   const errors = saleProblems(input);
+  const { others, cards } = splitBasket(input.lines);
+  // As on the gift-card form: a card is money handed over now, not a debt (cash or card only).
+  const invoiced = input.payment === 'invoice' || (!others.length && input.part?.method === 'invoice' && input.part.cents > 0);
+  if (cards.length && invoiced) errors.push('gift cards are paid cash or by card');
   if (errors.length) throw invalid('the sale could not be made', errors);
   const deskCtx: StaffCtx = { ...ctx, channel: 'desk' };
   return transaction(ctx.db, async (tx) => {
     const txCtx: StaffCtx = { ...deskCtx, db: tx };
-    const { order, replayed } = await createOrder(txCtx, {
-      foreign_id: `desk-${input.key}`,
-      items: orderItems(input.lines),
-      ...(input.customer ? { customer: input.customer } : {}),
-      ...(input.reference ? { reference: input.reference } : {}),
-      finalize: true,
-    });
-    const giftCents = input.giftCard?.cents ?? 0;
-    if (giftCents > order.totalPriceCents) throw invalid('the sale could not be made', ['the gift card part is more than the total']);
-    const { paid, changeCents } = splitPayment(order.totalPriceCents - giftCents, input);
-    if (replayed) return { order, replayed, paid, changeCents };
-    if (input.giftCard) await payWithGiftCard(txCtx, String(order.id), { code: input.giftCard.code, amount_cents: giftCents });
-    for (const method of ['card', 'cash'] as const) {
-      if (paid[method] > 0) await recordPayment(txCtx, providers, String(order.id), { provider: 'desk', amount_cents: paid[method], method });
+    // Gift cards go into an order of their own (ADR 0043), each order with its own foreign_id
+    // derived from the form's key, so a resent form replays both instead of selling again.
+    const made: Array<{ order: OrderView; replayed: boolean; lines: BasketLine[] }> = [];
+    for (const [lines, suffix] of [[others, ''], [cards, '-gc']] as const) {
+      if (lines.length === 0) continue;
+      const r = await createOrder(txCtx, {
+        foreign_id: `desk-${input.key}${suffix}`,
+        items: orderItems(lines),
+        ...(input.customer ? { customer: input.customer } : {}),
+        ...(input.reference ? { reference: input.reference } : {}),
+        finalize: true,
+      });
+      made.push({ ...r, lines });
     }
-    const methods = PAYMENT_METHODS.filter((m) => paid[m] > 0);
-    const label = methods.length + (giftCents > 0 ? 1 : 0) > 1 ? 'split' : giftCents > 0 ? 'gift_card' : (methods[0] ?? input.payment);
-    await recordDeskSale(tx, order.id, label, ctx.staff.id);
-    await recordAudit(txCtx, ctx.staff, {
-      action: 'order.sell', entityType: 'order', entityId: order.id, museumId: order.museumIds[0] ?? null,
-      after: { lines: input.lines, paid, ...(giftCents ? { gift_card_cents: giftCents } : {}), delivery: input.delivery, total_cents: order.totalPriceCents },
-    });
-    return { order: { ...order, paymentMethod: label, staffUserId: ctx.staff.id }, replayed, paid, changeCents };
+    const otherOrder = others.length ? made[0]!.order : null;
+    const cardOrder = cards.length ? made[made.length - 1]!.order : null;
+    const split = payOrders({ others: otherOrder?.totalPriceCents ?? null, cards: cardOrder?.totalPriceCents ?? null }, input);
+    const replayed = made.every((m) => m.replayed);
+    const out: OrderView[] = [];
+    for (const m of made) {
+      const pay = m.order === cardOrder ? split.cards : split.others;
+      out.push(m.replayed ? m.order : await payOne(txCtx, providers, m.order, m.lines, pay, input));
+    }
+    return { order: out[0]!, orders: out, replayed, paid: split.paid, changeCents: split.changeCents };
   });
+}
+
+/** One order's payments, its desk-sale mark (the cash closing finds it by the cashier) and audit entry. */
+async function payOne(ctx: StaffCtx, providers: PaymentProviders, order: OrderView, lines: BasketLine[], pay: OrderPay, input: DeskSale): Promise<OrderView> {
+  const { paid, giftCents } = pay;
+  if (input.giftCard && giftCents > 0) await payWithGiftCard(ctx, String(order.id), { code: input.giftCard.code, amount_cents: giftCents });
+  for (const method of ['card', 'cash'] as const) {
+    if (paid[method] > 0) await recordPayment(ctx, providers, String(order.id), { provider: 'desk', amount_cents: paid[method], method });
+  }
+  const methods = PAYMENT_METHODS.filter((m) => paid[m] > 0);
+  const label = methods.length + (giftCents > 0 ? 1 : 0) > 1 ? 'split' : giftCents > 0 ? 'gift_card' : (methods[0] ?? input.payment);
+  await recordDeskSale(ctx.db, order.id, label, ctx.staff.id);
+  await recordAudit(ctx, ctx.staff, {
+    action: 'order.sell', entityType: 'order', entityId: order.id, museumId: order.museumIds[0] ?? null,
+    after: { lines, paid, ...(giftCents ? { gift_card_cents: giftCents } : {}), delivery: input.delivery, total_cents: order.totalPriceCents },
+  });
+  return { ...order, paymentMethod: label, staffUserId: ctx.staff.id };
 }

@@ -6,6 +6,7 @@
 // (payments/giftCardRefund.ts).
 import { randomUUID } from 'node:crypto';
 import { giftCardByHash, giftCardById, insertLedger, moveBalance, setBalanceUnguarded } from '../../db/repositories/giftCards.ts';
+import { codeLinesOfOrder } from '../../db/repositories/orderCodeLines.ts';
 import { insertPayment, paymentsOfOrder, type PaymentRow } from '../../db/repositories/payments.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
@@ -43,6 +44,11 @@ export async function payWithGiftCard(ctx: Ctx, idOrToken: string, input: GiftCa
     const card = await giftCardByHash(tx, codeHash(code));
     if (!card) throw codeInvalid();
     const order = await findOrder(tx, ctx, idOrToken);
+    // A card paying for cards only moves a balance onto a new code, hiding where the money came
+    // from: refused whoever asks (shop, API, desk).
+    if ((await codeLinesOfOrder(tx, order.id)).some((l) => l.type === 'GiftCard')) {
+      throw new DomainError('GIFT_CARD_PAYS_GIFT_CARD', 'a gift card cannot pay for gift cards');
+    }
     await paymentsOfOrder(tx, order.id, true);
     assertPayable(ctx, order);
     const due = await amountDue(tx, order);

@@ -3,7 +3,10 @@
 // for the chosen slot and press Enter (Add), see the total computed by the server, type the cash
 // given, sell. Errors are shown on the form with everything typed kept. The form carries a fresh
 // idempotency key, so a double click makes one order. After the sale the page starts the next
-// basket and shows the previous sale's change and its ticket PDF.
+// basket and shows the previous sale's change, its ticket PDF and the PDFs of the gift cards and
+// vouchers it sold. Gift cards are added by a value button or a free amount (the domain's limits)
+// and vouchers by a quantity per ticket; a basket with gift cards and other lines makes two
+// orders (sellAtDesk), both named in the notice.
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
@@ -19,7 +22,8 @@ import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage } from './render.ts';
 import { giftPart, type GiftPart } from './saleGiftCards.ts';
-import { emptyForm, mergeLines, money, readForm, typedLines, type FormError, type SaleForm } from './saleForm.ts';
+import { GIFT_CARD_LIMITS } from '../../../domain/vouchers/giftCards.ts';
+import { cardLine, emptyForm, mergeLines, money, readForm, typedLines, type FormError, type SaleForm } from './saleForm.ts';
 
 const deskCtx = (req: FastifyRequest): StaffCtx => ({ ...req.staffCtx, channel: 'desk' });
 
@@ -45,7 +49,8 @@ function show(req: FastifyRequest, reply: FastifyReply, v: View, status = 200) {
   const leftAt = (d: Date) => Math.min(...v.offer.tickets.filter((x) => x.timed).flatMap((x) => x.slots.filter((s) => s.start.getTime() === d.getTime()).map((s) => s.left)));
   return renderPage(req, reply, 'sale', {
     title: t('sale.title'), ...v, time, firstTimed, leftAt,
-    lineTexts: v.quote.lines.map(lineText), lineTitle: (l: PricedLine) => lineTitle(v.offer, l),
+    lineTexts: v.quote.lines.map(lineText), lineTitle: (l: PricedLine) => lineTitle(v.offer, l, t, (c) => formatters(req.consoleLocale).money(c, req.staffCtx.config.currency)),
+    cardLimits: GIFT_CARD_LIMITS, locales: req.staffCtx.config.locales, cardLanguage: v.form.cardLanguage || req.consoleLocale,
     errorTexts: v.errors.map((e) => t(e.key, e.vars)),
     invalid: new Set(v.errors.flatMap((e) => (e.field ? [e.field] : []))),
   }, status);
@@ -55,12 +60,13 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
   consoleRoute(app, { method: 'GET', url: '/sale', action: 'sale.create' }, async (req, reply) => {
     const ctx = deskCtx(req);
     const offer = await deskOffer(ctx, req.consoleLocale, field(req.query, 'date', 10) || undefined);
-    const doneId = intParam(field(req.query, 'done', 12));
-    const done = doneId !== null ? await getOrder(req.staffCtx, String(doneId)).catch(() => null) : null;
+    // The sale's orders: `done`, and `cards` when its gift cards made an order of their own.
+    const ids = [intParam(field(req.query, 'done', 12)), intParam(field(req.query, 'cards', 12))].filter((x): x is number => x !== null);
+    const orders = (await Promise.all(ids.map((id) => getOrder(req.staffCtx, String(id)).catch(() => null)))).filter((o) => o !== null);
     const change = intParam(field(req.query, 'change', 9));
     return show(req, reply, {
       form: emptyForm(randomUUID(), offer.date), offer, quote: { lines: [], totalCents: 0, vat: [] }, errors: [], focus: 'qty', changeCents: null,
-      done: done ? { order: done, changeCents: change ?? 0 } : null,
+      done: orders.length ? { orders, changeCents: change ?? 0 } : null,
     });
   });
 
@@ -73,14 +79,17 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     let lines = form.lines;
     const errors: FormError[] = [];
     if (op.startsWith('remove-')) lines = lines.filter((_, i) => `remove-${i}` !== op);
-    const typed = op === 'add' || op === 'sell' ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
-    errors.push(...typed.errors);
+    // A gift card's value button adds what was typed as well, as Add does.
+    const typed = op === 'add' || op === 'sell' || op.startsWith('card-') ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
+    const card = cardLine(form, op, req.staffCtx.config.locales[0] ?? req.consoleLocale);
+    typed.lines.push(...card.lines);
+    errors.push(...typed.errors, ...card.errors);
     const merged = mergeLines(lines, typed.lines);
     let quote: Quote = { lines: [], totalCents: 0, vat: [] };
     try {
       quote = await quoteBasket(ctx, merged);
       lines = merged;
-      if (typed.lines.length) form = { ...form, qty: {} };
+      if (typed.lines.length) form = { ...form, qty: {}, cardAmount: '', cardQty: '' };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const m = domainMessage(req, err);
@@ -90,8 +99,11 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     form = { ...form, lines };
     const cash = money(form);
     errors.push(...cash.errors);
-    const gift = await giftPart(req, quote.totalCents);
+    // A gift card pays for the other lines only: never for gift cards (sellAtDesk).
+    const othersCents = quote.lines.reduce((s, l) => s + (l.kind === 'giftcard' ? 0 : l.totalCents), 0);
+    const gift = await giftPart(req, othersCents);
     errors.push(...gift.errors);
+    if (gift.code && othersCents === 0 && quote.lines.length > 0) errors.push({ key: 'code.GIFT_CARD_PAYS_GIFT_CARD', field: 'gc_code' });
     const due = quote.totalCents - gift.cents;
     let changeCents: number | null = null;
     if (!errors.length && quote.totalCents >= 0 && cash.given !== null) {
@@ -123,7 +135,8 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     };
     try {
       const r = await sellAtDesk(req.staffCtx, paymentProviders(req.staffCtx.config), sale);
-      return reply.code(303).header('location', `/console/sale?date=${offer.date}&done=${r.order.id}&change=${r.changeCents}`).send();
+      const cards = r.orders[1] ? `&cards=${r.orders[1].id}` : '';
+      return reply.code(303).header('location', `/console/sale?date=${offer.date}&done=${r.order.id}${cards}&change=${r.changeCents}`).send();
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const m = domainMessage(req, err);
@@ -133,8 +146,10 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
   });
 };
 
-/** A basket line's name: the product, and for a tour its language. */
-function lineTitle(o: DeskOffer, l: PricedLine): string {
+/** A basket line's name: the product, for a tour its language, for a gift card its value and PDF language. */
+function lineTitle(o: DeskOffer, l: PricedLine, t: (key: string, vars?: Record<string, string | number>) => string, money: (c: number) => string): string {
+  if (l.kind === 'giftcard') return t('desk.line.giftcard', { amount: money(l.id), language: (l.language ?? '').toUpperCase() });
+  if (l.kind === 'voucher') return t('desk.line.voucher', { title: o.tickets.find((x) => x.id === l.id)?.title ?? `#${l.id}` });
   if (l.kind === 'ticket') return o.tickets.find((t) => t.id === l.id)?.title ?? `#${l.id}`;
   if (l.kind === 'event') return o.events.find((e) => e.id === l.id)?.title ?? `#${l.id}`;
   const tour = o.tours.find((t) => t.id === l.id);
@@ -154,5 +169,8 @@ function sellProblems(form: SaleForm, quote: Quote): FormError[] {
   if (!/^[A-Za-z0-9-]{16,64}$/.test(form.key)) out.push({ key: 'desk.error.form' });
   if (form.delivery === 'mail' && !form.email) out.push({ key: 'desk.error.mailemail', field: 'email' });
   if (form.email && !form.surname) out.push({ key: 'desk.error.surname', field: 'surname' });
+  const cards = quote.lines.some((l) => l.kind === 'giftcard');
+  const others = quote.lines.some((l) => l.kind !== 'giftcard');
+  if (cards && (form.payment === 'invoice' || (!others && form.partMethod === 'invoice' && form.partAmount !== ''))) out.push({ key: 'desk.error.cardinvoice', field: 'pay-cash' });
   return out;
 }

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { addLine, parseLine, parseMoney, type BasketLine } from '../../../domain/staff/deskBasket.ts';
 import type { DeskOffer } from '../../../domain/staff/deskSlots.ts';
+import { GIFT_CARD_LIMITS, giftCardAmountProblem } from '../../../domain/vouchers/giftCards.ts';
 import { field } from './kit.ts';
 
 export interface SaleForm {
@@ -10,7 +11,7 @@ export interface SaleForm {
   date: string;
   time: string;
   lines: BasketLine[];
-  /** Typed quantities not yet added, by input name (q-T-<ticket>, q-E-<event date>, q-U-<tour>). */
+  /** Typed quantities not yet added, by input name (q-T-<ticket>, q-E-<event date>, q-U-<tour>, q-V-<voucher's ticket>). */
   qty: Record<string, string>;
   /** A tour's chosen start and language, by input name (ts-<tour>, tl-<tour>). */
   pick: Record<string, string>;
@@ -22,6 +23,10 @@ export interface SaleForm {
   surname: string;
   email: string;
   delivery: string;
+  /** A gift card to add: a free amount (the value buttons carry theirs in `op`), PDF language, quantity. */
+  cardAmount: string;
+  cardLanguage: string;
+  cardQty: string;
 }
 
 export interface FormError { key: string; vars?: Record<string, string | number>; field?: string }
@@ -35,7 +40,7 @@ export function readForm(body: unknown, key: string, date: string): SaleForm {
   const qty: Record<string, string> = {};
   const pick: Record<string, string> = {};
   for (const [k, v] of Object.entries((body as Record<string, unknown>) ?? {})) {
-    if (/^q-[TEU]-\d{1,10}$/.test(k) && typeof v === 'string' && v.trim() !== '') qty[k] = v.trim().slice(0, 4);
+    if (/^q-[TEUV]-\d{1,10}$/.test(k) && typeof v === 'string' && v.trim() !== '') qty[k] = v.trim().slice(0, 4);
     if (/^t[sl]-\d{1,10}$/.test(k) && typeof v === 'string') pick[k] = v.trim().slice(0, 40);
   }
   return {
@@ -53,6 +58,9 @@ export function readForm(body: unknown, key: string, date: string): SaleForm {
     surname: field(body, 'surname', 100),
     email: field(body, 'email', 254),
     delivery: field(body, 'delivery', 10) || 'print',
+    cardAmount: field(body, 'card_amount', 12),
+    cardLanguage: field(body, 'card_lang', 5),
+    cardQty: field(body, 'card_qty', 4),
   };
 }
 
@@ -71,6 +79,10 @@ export function typedLines(form: SaleForm, offer: DeskOffer, timeText: (d: Date)
     if (quantity === 0) continue;
     const [, kind, idText] = name.split('-');
     const id = Number(idText);
+    if (kind === 'V') {
+      out.push({ kind: 'voucher', id, time: '', quantity });
+      continue;
+    }
     if (kind === 'E') {
       out.push({ kind: 'event', id, time: '', quantity });
       continue;
@@ -100,6 +112,23 @@ function tourLine(form: SaleForm, offer: DeskOffer, id: number, quantity: number
   if (!tour || !start) return { key: 'desk.error.tourstart', vars: { title: tour?.title ?? String(id) }, field: `ts-${id}` };
   if (!language) return { key: 'desk.error.tourlanguage', vars: { title: tour.title }, field: `tl-${id}` };
   return { kind: 'tour', id, time: start.toISOString(), quantity, languageId: language.id };
+}
+
+/**
+ * The gift card asked for: a value button (`op` card-<cents>) or, with Add or Sell, a typed free
+ * amount within the domain's limits (giftCardAmountProblem), worded for the cashier.
+ */
+export function cardLine(form: SaleForm, op: string, fallbackLanguage: string): { lines: BasketLine[]; errors: FormError[] } {
+  const button = /^card-(\d{1,7})$/.exec(op);
+  const typed = button ? null : op === 'add' || op === 'sell' ? parseMoney(form.cardAmount) : null;
+  if (Number.isNaN(typed)) return { lines: [], errors: [{ key: 'desk.error.amount', field: 'card_amount' }] };
+  const cents = button ? Number(button[1]) : typed;
+  if (cents === null) return { lines: [], errors: [] };
+  const { minCents, maxCents } = GIFT_CARD_LIMITS;
+  if (giftCardAmountProblem(cents)) return { lines: [], errors: [{ key: 'desk.error.cardamount', vars: { min: minCents / 100, max: maxCents / 100 }, field: 'card_amount' }] };
+  const quantity = form.cardQty === '' ? 1 : Number(form.cardQty);
+  if (!/^\d{1,2}$/.test(form.cardQty || '1') || quantity < 1) return { lines: [], errors: [{ key: 'desk.error.qty', field: 'card_qty' }] };
+  return { lines: [{ kind: 'giftcard', id: cents, time: '', quantity, language: /^[a-z]{2}(?:-[A-Z]{2})?$/.test(form.cardLanguage) ? form.cardLanguage : fallbackLanguage }], errors: [] };
 }
 
 export const mergeLines = (base: BasketLine[], extra: BasketLine[]) => extra.reduce(addLine, base);
