@@ -53,6 +53,11 @@ test('buy a 50 € gift card: page, details, demo payment, confirmation with its
 
   const summary = await v.get(placed);
   assert.match(summary.body, /Wertgutschein über 50,00\s€/);
+  assert.doesNotMatch(summary.body, /id="gift-card"/, 'no field to pay a gift card with a gift card');
+  assert.match(summary.body, /action="\/shop\/orders\/[^"]+\/pay"/, 'the providers are offered');
+  // Sent anyway (an old tab, a hand-made form): refused with the shop's own note, nothing paid.
+  const sent = await v.post(`${placed}/gift_card`, { code: 'ABCD-EFGH-JKMN-PQRS-TVWX' });
+  assert.equal(sent.statusCode, 303);
   const done = await payWithDemo(v, w.t, placed);
   assert.match(done.body, /Vielen Dank/);
   const card = (await db.execute<{ id: number; code_last4: string; balance_cents: number; recipient: string }>(

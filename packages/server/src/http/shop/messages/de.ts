@@ -143,6 +143,7 @@ export const messages: Record<string, string> = {
   'gc.CODE_EXPIRED': 'Dieser Gutschein ist abgelaufen.',
   'gc.CODE_NOT_APPLICABLE': 'Dieser Gutschein kann für diese Bestellung nicht verwendet werden.',
   'gc.PAYMENT_NOT_DUE': 'Für diese Bestellung ist nichts mehr zu zahlen.',
+  'gc.GIFT_CARD_PAYS_GIFT_CARD': 'Geschenkgutscheine lassen sich nicht mit einem Geschenkgutschein bezahlen.',
   'attendees.required': 'Namen für {title} (eine Person je Zeile)',
   'attendees.optional': 'Namen für {title} (freiwillig)',
   'attendees.person': 'Person {n}',

@@ -143,6 +143,7 @@ export const messages: Record<string, string> = {
   'gc.CODE_EXPIRED': 'This gift card has expired.',
   'gc.CODE_NOT_APPLICABLE': 'This gift card cannot be used for this order.',
   'gc.PAYMENT_NOT_DUE': 'Nothing is left to pay on this order.',
+  'gc.GIFT_CARD_PAYS_GIFT_CARD': 'Gift cards cannot be paid for with a gift card.',
   'attendees.required': 'Names for {title} (one per person)',
   'attendees.optional': 'Names for {title} (optional)',
   'attendees.person': 'Person {n}',

@@ -16,7 +16,7 @@ import { shopTranslator } from '../i18n.ts';
 import { orderOf } from '../orderRef.ts';
 
 /** Refusals the summary explains (messages `gc.<CODE>`); anything else is an error page. */
-export const GIFT_CARD_REFUSALS = ['CODE_INVALID', 'CODE_EXHAUSTED', 'CODE_EXPIRED', 'CODE_NOT_APPLICABLE', 'PAYMENT_NOT_DUE'] as const;
+export const GIFT_CARD_REFUSALS = ['CODE_INVALID', 'CODE_EXHAUSTED', 'CODE_EXPIRED', 'CODE_NOT_APPLICABLE', 'PAYMENT_NOT_DUE', 'GIFT_CARD_PAYS_GIFT_CARD'] as const;
 
 export const giftCardRoutes = (limiter: Limiter): FastifyPluginAsync => async (app) => {
   const balancePage = (req: FastifyRequest, reply: FastifyReply, data: Record<string, unknown>, status = 200) =>

@@ -61,6 +61,8 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
     const due = order.status === 'pending' ? await amountDue(req.shopCtx.db, { ...order, status: 'pending' }) : 0;
     const gc = field(req.query, 'gift_card', 30);
     return renderPage(req, reply, 'order', {
+      // Gift cards are not paid with a gift card (GIFT_CARD_PAYS_GIFT_CARD): no field for one.
+      giftCardField: !order.items.some((i) => i.type === 'GiftCard'),
       paidByCard, due, giftCardNote: gc === 'ok' || (GIFT_CARD_REFUSALS as readonly string[]).includes(gc) ? `gc.${gc}` : null,
       title: order.status === 'finalized' ? t('order.confirmed') : t('summary.title'),
       order, lines, totals, providers: settings.providers, docs, discounts: await orderDiscounts(req.shopCtx, order.id),
