@@ -74,7 +74,7 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     await page.getByLabel('Admission regular').first().fill('2');
     await page.keyboard.press('Enter');
     await page.getByText('To pay').waitFor();
-    await page.getByLabel('Card').check();
+    await page.getByRole('radio', { name: 'Card', exact: true }).check();
     const before = (await fx.t.database.db.execute<{ n: number }>(sql`select count(*)::int n from orders`)).rows[0]!.n;
     await page.locator('#sell').dblclick();
     await page.getByText(/^Sold: order/).waitFor();
