@@ -136,9 +136,11 @@ export async function buildTests(root: string, files: string[], programs: string
  * process they would take turns on one core, while apart they spread over all of them.
  */
 const ALONE = new Set(['browser', 'concurrency', 'multinode', 'fuzz']);
+/** Files that start PostgreSQL clusters of their own, as another user: each keeps a process. */
+const ALONE_FILES = /^(embedded|backup|outage)[.-]/;
 function groupFiles(dir: string, sources: string[], entries: string[], size: number): string[] {
   if (size <= 1) return entries;
-  const alone = (src: string) => ALONE.has(path.basename(path.dirname(src))) || /^(beforeEach|afterEach)\(/m.test(fs.readFileSync(src, 'utf8'));
+  const alone = (src: string) => ALONE.has(path.basename(path.dirname(src))) || ALONE_FILES.test(path.basename(src)) || /^(beforeEach|afterEach)\(/m.test(fs.readFileSync(src, 'utf8'));
   const out: string[] = [];
   let group: number[] = [];
   const flush = () => {

@@ -7,6 +7,7 @@
 // (a 0700 directory such as /root or a `mktemp -d` directory), so as root the binaries run from a
 // root-owned copy that every user may read but nobody else may write, and each directory above
 // the cluster gets the search bit for others (o+x: enter by name, never list) when it lacks it.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,7 +103,8 @@ export function binariesFor(nativeDir: string, version: string, dbUser: DbUser |
     if (!safeRootDir(cache)) continue;
     const target = path.join(cache, `postgres-${version}`);
     if (fs.existsSync(path.join(target, '.complete'))) return target;
-    const tmp = `${target}.${process.pid}.tmp`;
+    // Per start, not per process: two starts in one process must not share (and delete) one copy.
+    const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       fs.rmSync(tmp, { recursive: true, force: true });
       fs.cpSync(nativeDir, tmp, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
