@@ -132,6 +132,7 @@ export const messages: Record<string, string> = {
   'promo.CODE_EXHAUSTED': 'Dieser Aktionscode ist bereits aufgebraucht.',
   'promo.CODE_EXPIRED': 'Dieser Aktionscode ist abgelaufen.',
   'promo.CODE_NOT_APPLICABLE': 'Dieser Aktionscode gilt nicht für die Tickets in Ihrem Warenkorb (oder nicht an diesen Tagen).',
+  'promo.VOUCHER_WRONG_TICKET': 'Dieser Gutschein gilt für ein anderes Ticket: Legen Sie dieses Ticket in den Warenkorb, um ihn einzulösen.',
   'gc.title': 'Geschenkgutschein',
   'gc.label': 'Gutscheincode',
   'gc.apply': 'Gutschein einlösen',

@@ -132,6 +132,7 @@ export const messages: Record<string, string> = {
   'promo.CODE_EXHAUSTED': 'This promo code has been used up.',
   'promo.CODE_EXPIRED': 'This promo code has expired.',
   'promo.CODE_NOT_APPLICABLE': 'This promo code does not apply to the tickets in your cart (or not on these dates).',
+  'promo.VOUCHER_WRONG_TICKET': 'This voucher is for another ticket: put that ticket in your cart to redeem it.',
   'gc.title': 'Gift card',
   'gc.label': 'Gift card code',
   'gc.apply': 'Apply gift card',

@@ -75,7 +75,8 @@ export const checkoutRoutes = (limiter: ShopLimiter): FastifyPluginAsync => asyn
       if (!(err instanceof DomainError)) throw err;
       // The order refused the names it was given (the item's rule): the form says so in words.
       if (err.code === 'VALIDATION_FAILED' && (err.errors ?? []).some((e) => /attendee/.test(e))) return again([t('checkout.need.attendees')]);
-      if (!err.code.startsWith('CODE_')) throw err;
+      // A voucher for a ticket not in the cart is a refusal of the code too, said on the form.
+      if (!err.code.startsWith('CODE_') && err.code !== 'VOUCHER_WRONG_TICKET') throw err;
       const key = `promo.${err.code}`;
       return again([t(t(key) === key ? 'promo.CODE_INVALID' : key)]);
     }
