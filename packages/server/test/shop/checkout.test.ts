@@ -287,3 +287,23 @@ test('personalised tickets ask each person\'s name on the details form and store
     select oi.attendees from order_items oi join orders o on o.id = oi.order_id where o.token = ${placed.split('/').pop()}`)).rows[0]!;
   assert.deepEqual(row.attendees, [{ name: 'Grace', surname: 'Hopper' }, { name: 'Alan', surname: 'Turing' }]);
 });
+
+test('a voucher that leaves nothing to pay: the order is confirmed without a provider', async () => {
+  const staff = await w.t.token({ class: 'user' });
+  const issued = await w.t.request({ method: 'POST', url: '/api/v4/vouchers', token: staff, payload: { ticket_id: w.regular } });
+  assert.equal(issued.statusCode, 201, issued.body);
+  const { id, code } = issued.json().voucher as { id: number; code: string };
+  const v = new Visitor(w.t, { lang: 'en' });
+  await addTickets(v, w, { regular: 1, min: 900 });
+  const placed = redirectOf(await v.post('/shop/checkout', { name: 'Ada', surname: 'Lovelace', email: 'ada@example.org', consent: 'yes', promo: code }));
+  const token = placed.split('/').pop()!;
+  const pending = (await w.t.database.db.execute<{ status: string; total_price_cents: number }>(sql`select status, total_price_cents from orders where token = ${token}`)).rows[0]!;
+  assert.deepEqual([pending.status, pending.total_price_cents], ['pending', 0]);
+  const confirmed = await v.get(redirectOf(await v.post(`${placed}/pay`, {})));
+  assert.match(confirmed.body, /Thank you for your order/);
+  const row = (await w.t.database.db.execute<{ status: string; n: string }>(sql`
+    select o.status, (select count(*) from payments p where p.order_id = o.id) as n from orders o where o.token = ${token}`)).rows[0]!;
+  assert.deepEqual([row.status, Number(row.n)], ['finalized', 0], 'binding, and no provider was asked');
+  const voucher = await w.t.request({ method: 'GET', url: `/api/v4/vouchers/${id}`, token: staff });
+  assert.ok(voucher.json().voucher.redeemed_at, 'the voucher is redeemed');
+});

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { orderDocumentByToken, type LinkKind } from '../../../domain/documents/orderDocumentByToken.ts';
 import { contentDisposition } from '../../../domain/documents/filename.ts';
 import { notFound, invalid } from '../../../domain/errors.ts';
+import { finalizeOrder } from '../../../domain/orders/finalizeOrder.ts';
 import { orderManageLink } from '../../../domain/shop/manageLink.ts';
 import { orderDiscounts } from '../../../domain/shop/orderDiscounts.ts';
 import { confirmOnReturn } from '../../../domain/payments/confirmPayment.ts';
@@ -74,6 +75,13 @@ export const orderRoutes: FastifyPluginAsync = async (app) => {
   app.post('/orders/:token/pay', { schema: { hide: true } }, async (req, reply) => {
     const order = await orderOf(req);
     if (order.status === 'finalized') return seeOther(reply, `/shop/orders/${order.token}`);
+    // A voucher or a 100 % code can leave nothing to pay: no provider is asked, the order is made
+    // binding as paid orders are (finalizeOrder: the sellability rule is asked again). Payments
+    // only ever lower what is due, so nothing can be due by the time it commits.
+    if ((await amountDue(req.shopCtx.db, { ...order, status: 'pending' })) === 0) {
+      await finalizeOrder(req.shopCtx, order.token);
+      return seeOther(reply, `/shop/orders/${order.token}`);
+    }
     const settings = await shopSettings(req.shopCtx, req.shopLocale, req.shopKeep);
     const provider = field(req.body, 'provider', 20);
     const chosen = settings.providers.find((p) => p === provider);
