@@ -34,3 +34,20 @@ export async function noSeriousViolations(page: Page, what: string) {
   });
   assert.deepEqual(found, [], `axe on ${what}`);
 }
+
+/**
+ * A desktop page (1366 × 768, English, Berlin time) signed in to the console as `email`, and the
+ * console and page errors it logs from then on, for the test to assert empty.
+ */
+export async function signedInPage(browser: Browser, base: string, email: string, password: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+  const problems: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(String(e)));
+  await page.goto(`${base}/console/login?lang=en`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/day$/);
+  return { page, problems };
+}

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
-import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
+import { launchChromium, noSeriousViolations, shot, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
@@ -23,15 +23,7 @@ test('a 50 € gift card joins the basket by keyboard and is sold for cash with 
   const browser = await launchChromium(t);
   if (!browser) return;
   try {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(String(e)));
-    await page.goto(`${base}/console/login?lang=en`);
-    await page.getByLabel('Email').fill(fx.staff.box_office);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/day$/);
+    const { page, problems } = await signedInPage(browser, base, fx.staff.box_office, PASSWORD);
     await page.goto(`${base}/console/sale?date=${fx.day}`);
     const active = () => page.evaluate(() => document.activeElement?.id ?? '');
     assert.equal(await active(), `q-T-${fx.A.ticketId}`, 'the first quantity has the focus');

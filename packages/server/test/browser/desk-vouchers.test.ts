@@ -10,7 +10,7 @@ import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
 import { hasPdfToText, pdfPages, PDFTOTEXT_MISSING, squash } from '../helpers/pdftext.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
-import { launchChromium, noSeriousViolations } from './console-support.ts';
+import { launchChromium, noSeriousViolations, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
@@ -28,15 +28,7 @@ test('a voucher for one admission joins the basket by keyboard and is sold for c
   const db = fx.t.database.db;
   const price = (await db.execute<{ p: number }>(sql`select price_cents as p from tickets where id = ${fx.A.ticketId}`)).rows[0]!.p;
   try {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(String(e)));
-    await page.goto(`${base}/console/login?lang=en`);
-    await page.getByLabel('Email').fill(fx.staff.box_office);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/day$/);
+    const { page, problems } = await signedInPage(browser, base, fx.staff.box_office, PASSWORD);
     await page.goto(`${base}/console/sale?date=${fx.day}`);
     await noSeriousViolations(page, 'the empty basket');
     const active = () => page.evaluate(() => document.activeElement?.id ?? '');

@@ -12,7 +12,7 @@ import { PASSWORD } from '../console/support.ts';
 import { reducedTicket } from '../desk/support.ts';
 import * as f from '../helpers/factories.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
-import { launchChromium, noSeriousViolations, shot } from './console-support.ts';
+import { launchChromium, noSeriousViolations, shot, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
@@ -30,15 +30,7 @@ test('the family sale by keyboard, a split payment, a partial cancellation and t
   const browser = await launchChromium(t);
   if (!browser) return;
   try {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(String(e)));
-    await page.goto(`${base}/console/login?lang=en`);
-    await page.getByLabel('Email').fill(fx.staff.box_office);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/day$/);
+    const { page, problems } = await signedInPage(browser, base, fx.staff.box_office, PASSWORD);
 
     await page.goto(`${base}/console/sale?date=${fx.day}`);
     let keys = 0;
