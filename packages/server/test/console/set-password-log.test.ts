@@ -2,23 +2,17 @@
 // (shown, refused, submitted), not the warning of a mail that could not be sent. A control shows
 // the lines were written and name the page.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { logLines } from '../helpers/logLines.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { linkOf, setPasswordThrough } from './passwordLinks.ts';
 import { signIn, staffUser } from './support.ts';
 
-const lines: string[] = [];
-const stream = new Writable({
-  write(chunk, _enc, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, stream } = logLines();
 const database = await freshDatabase();
 const clock = new ManualClock(new Date());
 // An SMTP server nobody listens on: the mail fails at once and is logged as a warning.

@@ -5,19 +5,13 @@
 // Bounded: at most 60 sockets, 127.0.0.1 and 127.0.0.2 only.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { logLines } from '../helpers/logLines.ts';
 
-const lines: string[] = [];
-const stream = new Writable({
-  write(chunk, _enc, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, stream } = logLines();
 const database = await freshDatabase();
 const app = await buildApp({
   database,

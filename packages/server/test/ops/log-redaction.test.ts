@@ -3,7 +3,6 @@
 // whole 13.8 MB upload and token hashes); personal query parameters (e-mail, names, phone, search
 // text) are masked in the request line; no line is longer than the cap, whatever it holds.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
@@ -13,14 +12,9 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import { MAX_LOG_LINE } from '../../src/ops/log-safety.ts';
 import { maskUrl } from '../../src/http/api/plugins/request-log.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { logLines } from '../helpers/logLines.ts';
 
-const lines: string[] = [];
-const stream = new Writable({
-  write(chunk, _enc, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, stream } = logLines();
 const database = await freshDatabase();
 const clock = new ManualClock(new Date());
 const app = await buildApp({

@@ -1,7 +1,6 @@
 // The one log line per request (spec 7.5 server side), and the promise that a bearer token never
 // leaks: not into a log line, not into an error body, not into the database in clear.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/app.ts';
@@ -10,14 +9,9 @@ import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { maskUrl } from '../../src/http/api/plugins/request-log.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { logLines } from '../helpers/logLines.ts';
 
-const lines: string[] = [];
-const stream = new Writable({
-  write(chunk, _enc, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, stream } = logLines();
 const database = await freshDatabase();
 const clock = new ManualClock(new Date());
 const app = await buildApp({
