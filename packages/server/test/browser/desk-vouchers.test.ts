@@ -1,8 +1,9 @@
 // A single-purpose voucher in the box office's basket, in Chromium by keyboard alone: the voucher
 // quantity of the museum's ticket reached by Tab, added with Enter, the cash given typed and sold
 // with the change shown. The voucher is issued with the order (valid, naming its line), its PDF is
-// linked on the sold notice and carries the code, and that code takes one admission off an order
-// for the ticket. axe on each page.
+// linked on the sold notice and carries the code, and that code, typed into the next basket's code
+// field with a promo code, takes one admission off the sale and the promo code its share of the
+// rest. axe on each page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -72,12 +73,37 @@ test('a voucher for one admission joins the basket by keyboard and is sold for c
     const text = squash(pdfPages(await pdf.body())!.join('\n'));
     const code = /\b([0-9A-Z]{4}(?:-[0-9A-Z]{4}){4})\b/.exec(text)?.[1];
     assert.ok(code, text);
-    const use = await fx.t.request({
-      method: 'POST', url: '/api/v4/orders', token: fx.user,
-      payload: { finalize: true, codes: [code], items: [{ type: 'Ticket', attributes: { id: fx.A.ticketId, quantity: 2, time: fx.at(720) } }] },
-    });
-    assert.equal(use.statusCode, 201, use.body);
-    assert.equal(use.json().order.total_price_cents, price, 'two admissions less the voucher');
+    // Redeemed at the box office, by keyboard: two admissions, the voucher and a promo code typed
+    // into the code field (Enter adds it), the total shown is what the sale charges.
+    const promo = await fx.t.request({ method: 'POST', url: '/api/v4/promo_codes', token: fx.user, payload: { code: 'DESK20', kind: 'percent', percent: 20, channels: ['desk'] } });
+    assert.equal(promo.statusCode, 201, promo.body);
+    await page.goto(`${base}/console/sale?date=${fx.day}`);
+    assert.equal(await active(), `q-T-${fx.A.ticketId}`);
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#given:focus');
+    for (const typed of [code.toLowerCase(), 'desk20']) {
+      for (let n = 0; n < 30 && (await active()) !== 'code_new'; n += 1) await page.keyboard.press('Tab');
+      assert.equal(await active(), 'code_new', 'the code field is reachable by Tab');
+      await page.keyboard.type(typed);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#given:focus');
+    }
+    const last4 = code.slice(-4);
+    await page.getByText(`Code …${last4}`).waitFor();
+    await page.getByText('Code DESK20').waitFor();
+    const expected = Math.round((2 * price - price) * 0.8);
+    assert.equal(await page.locator('#total').getAttribute('data-cents'), String(expected), 'one admission free, 20 % off the other');
+    await noSeriousViolations(page, 'the basket with a voucher and a promo code');
+    await page.keyboard.type('20');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#sell:focus');
+    await page.keyboard.press('Enter');
+    await page.getByText(/^Sold: order/).first().waitFor();
+    const [redeemedBy] = (await db.execute<{ total: number; uses: number }>(sql`
+      select o.total_price_cents total, (select uses from promo_codes where code = 'DESK20') uses
+        from single_purpose_vouchers v join orders o on o.id = v.order_id where v.id = ${issued[0]!.id}`)).rows;
+    assert.deepEqual(redeemedBy, { total: expected, uses: 1 }, 'the sale that redeemed the voucher charged the basket\'s total');
     assert.equal((await staffView()).status, 'redeemed');
     assert.deepEqual(problems, [], 'no console errors (CSP violations included)');
   } finally {

@@ -10,6 +10,10 @@ import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { prepareItems, type OrderItemInput, type PreparedItem } from '../orders/items.ts';
 import { lineAmounts } from '../pricing/vat.ts';
+import { codeError, voucherLabel } from '../vouchers/applied.ts';
+import { codeHash, last4, normalizeCode } from '../vouchers/code.ts';
+import { discountItems, type AppliedCode } from '../vouchers/promoApply.ts';
+import { normalizePromo } from '../vouchers/promoCodes.ts';
 
 export interface BasketLine {
   kind: 'ticket' | 'event' | 'tour' | 'giftcard' | 'voucher';
@@ -32,9 +36,20 @@ export interface PricedLine extends BasketLine {
   zone: string;
 }
 
+/** A promo code or voucher the basket takes, as typed, with what it takes off. */
+export interface QuotedCode {
+  typed: string;
+  /** The promo code, or "…K7QZ" for a voucher (its code is a secret). */
+  label: string;
+  cents: number;
+}
+
 export interface Quote {
+  /** Each line at its price before codes; `codes` say what they take off. */
   lines: PricedLine[];
+  /** What the basket costs, after its codes. */
   totalCents: number;
+  codes: QuotedCode[];
   /** VAT per rate, for the receipt. */
   vat: Array<{ vatPct: number; vatCents: number }>;
 }
@@ -92,23 +107,40 @@ export function splitBasket(lines: BasketLine[]): { others: BasketLine[]; cards:
   return { others: lines.filter((l) => l.kind !== 'giftcard'), cards: lines.filter((l) => l.kind === 'giftcard') };
 }
 
-/** Prices and checks the basket as the sale will (the caller's ctx carries the desk channel). */
-export async function quoteBasket(ctx: Ctx, lines: BasketLine[]): Promise<Quote> {
+export const EMPTY_QUOTE: Quote = { lines: [], totalCents: 0, codes: [], vat: [] };
+
+/** At most this many codes on one sale. */
+export const MAX_CODES = 5;
+
+/**
+ * Prices and checks the basket as the sale will (the caller's ctx carries the desk channel), with
+ * its promo codes and vouchers applied by the orders' own discount rule to the lines that are not
+ * gift cards (the order they make is the one that takes the codes).
+ */
+export async function quoteBasket(ctx: Ctx, lines: BasketLine[], codes: string[] = []): Promise<Quote> {
   if (lines.length > 30) throw invalid('the sale could not be made', ['a basket holds at most 30 lines']);
-  if (lines.length === 0) return { lines: [], totalCents: 0, vat: [] };
+  if (codes.length > MAX_CODES) throw invalid('the sale could not be made', [`a sale takes at most ${MAX_CODES} codes`]);
+  if (lines.length === 0) return EMPTY_QUOTE;
   // Priced as the two orders the sale makes, each through the orders' own pricing and checks.
   const { others, cards } = splitBasket(lines);
+  if (codes.length && others.length === 0) throw codeError('CODE_NOT_APPLICABLE', 'codes apply to tickets, events and tours, not to gift cards');
   const prepared = new Map<BasketLine, PreparedItem>();
+  const listPrice = new Map<BasketLine, number>();
+  let applied: AppliedCode[] = [];
   for (const group of [others, cards]) {
     if (group.length === 0) continue;
     const out = await prepareItems(ctx.db, ctx, orderItems(group));
-    group.forEach((l, n) => prepared.set(l, out[n]!));
+    group.forEach((l, n) => {
+      prepared.set(l, out[n]!);
+      listPrice.set(l, out[n]!.priceCents);
+    });
+    if (group === others && codes.length) applied = await discountItems(ctx, codes, out);
   }
   const items = lines.map((l) => prepared.get(l)!);
   await resolveClaims(ctx.db, ctx, items.flatMap((i) => (i.claim ? [i.claim] : [])));
   const priced = lines.map((l, n) => {
     const it = items[n]!;
-    return { ...l, unitCents: it.unitPriceCents, totalCents: it.priceCents, vatPct: it.vatPct, start: it.startAt, zone: it.zone };
+    return { ...l, unitCents: it.unitPriceCents, totalCents: listPrice.get(l)!, vatPct: it.vatPct, start: it.startAt, zone: it.zone };
   });
   const vat = new Map<number, number>();
   items.forEach((it) => {
@@ -118,9 +150,25 @@ export async function quoteBasket(ctx: Ctx, lines: BasketLine[]): Promise<Quote>
   });
   return {
     lines: priced,
-    totalCents: priced.reduce((s, l) => s + l.totalCents, 0),
+    totalCents: items.reduce((s, i) => s + i.priceCents, 0),
+    codes: codes.map((typed) => quotedCode(typed, applied)),
     vat: [...vat.entries()].sort((a, b) => a[0] - b[0]).map(([vatPct, vatCents]) => ({ vatPct, vatCents })),
   };
+}
+
+/** What a typed code took off: the promo code it names, or the voucher its check characters lead to. */
+function quotedCode(typed: string, applied: AppliedCode[]): QuotedCode {
+  const promo = normalizePromo(typed);
+  const voucher = normalizeCode(typed);
+  const hash = voucher ? codeHash(voucher) : null;
+  const a = applied.find((x) => x.code?.code === promo) ?? applied.find((x) => hash !== null && x.voucher?.codeHash === hash);
+  return { typed, label: a?.label ?? codeLabel(typed), cents: a?.discountCents ?? 0 };
+}
+
+/** How a typed code is named on screen: a promo code as itself, a voucher by its last four characters. */
+export function codeLabel(typed: string): string {
+  const voucher = normalizeCode(typed);
+  return voucher ? voucherLabel(last4(voucher)) : normalizePromo(typed);
 }
 
 /** "50", "50,5", "12,50", "12.50" → cents; "" → null; anything else → NaN. */

@@ -5,7 +5,10 @@
 // payment leaves no order and no tickets. The invoice part is not money received: it stays due on
 // the order until the bank transfer is recorded (provider `invoice`). The form's idempotency key
 // becomes each order's foreign_id (the gift cards' with a suffix), so a double-clicked (or
-// resent) sale replays the first orders through createOrder's own rule instead of selling twice.
+// resent) sale replays the first orders through createOrder's own rule instead of selling twice;
+// the sale form asks deskSaleOf first, before its codes are checked again.
+import { findOrderByForeignId } from '../../db/repositories/orders.ts';
+import { paymentsOfOrder } from '../../db/repositories/payments.ts';
 import { recordDeskSale } from '../../db/repositories/staff.ts';
 import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
@@ -15,7 +18,8 @@ import type { OrderView } from '../orders/internal.ts';
 import type { PaymentProviders } from '../payments/provider.ts';
 import { recordPayment } from '../payments/recordPayment.ts';
 import { payWithGiftCard } from '../vouchers/redeem.ts';
-import { orderItems, splitBasket, type BasketLine } from './deskBasket.ts';
+import { codeError } from '../vouchers/applied.ts';
+import { MAX_CODES, orderItems, splitBasket, type BasketLine } from './deskBasket.ts';
 import type { StaffCtx } from './principal.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'invoice'] as const;
@@ -30,6 +34,8 @@ export interface DeskSale {
   part?: { method: string; cents: number };
   /** Cash handed over, for the change (only with cash). */
   givenCents?: number;
+  /** Promo codes and vouchers, taken by the order of the lines that are not gift cards (deskBasket.ts). */
+  codes?: string[];
   /** A gift card pays this much first (vouchers/redeem.ts); the methods above pay the rest. */
   giftCard?: { code: string; cents: number };
   delivery: string;
@@ -60,6 +66,7 @@ export function saleProblems(input: DeskSale): string[] {
   if (input.part && (!isMethod(input.part.method) || !Number.isInteger(input.part.cents) || input.part.cents < 0)) errors.push('the part payment is not an amount');
   if (input.giftCard && (!Number.isInteger(input.giftCard.cents) || input.giftCard.cents <= 0)) errors.push('the gift card part is not an amount');
   if (input.givenCents !== undefined && (!Number.isInteger(input.givenCents) || input.givenCents < 0)) errors.push('the cash given is not an amount');
+  if (input.codes && input.codes.length > MAX_CODES) errors.push(`a sale takes at most ${MAX_CODES} codes`);
   if (input.delivery !== 'print' && input.delivery !== 'mail') errors.push('tickets must be printed or mailed');
   if (input.delivery === 'mail' && !input.customer?.email) errors.push('an email address is needed to mail the tickets');
   return errors;
@@ -107,6 +114,8 @@ export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, inp
   const invoiced = input.payment === 'invoice' || (!others.length && input.part?.method === 'invoice' && input.part.cents > 0);
   if (cards.length && invoiced) errors.push('gift cards are paid cash or by card');
   if (errors.length) throw invalid('the sale could not be made', errors);
+  const codes = input.codes ?? [];
+  if (codes.length && others.length === 0) throw codeError('CODE_NOT_APPLICABLE', 'codes apply to tickets, events and tours, not to gift cards');
   const deskCtx: StaffCtx = { ...ctx, channel: 'desk' };
   return transaction(ctx.db, async (tx) => {
     const txCtx: StaffCtx = { ...deskCtx, db: tx };
@@ -118,6 +127,7 @@ export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, inp
       const r = await createOrder(txCtx, {
         foreign_id: `desk-${input.key}${suffix}`,
         items: orderItems(lines),
+        ...(suffix === '' && codes.length ? { codes } : {}),
         ...(input.customer ? { customer: input.customer } : {}),
         ...(input.reference ? { reference: input.reference } : {}),
         finalize: true,
@@ -137,6 +147,26 @@ export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, inp
   });
 }
 
+/**
+ * The sale a form's key made already (a resent form, a double click): its orders, the other lines'
+ * first, and the cash they took; null when the form has not sold yet. Asked before the basket is
+ * priced again, since a sold basket's codes are used up by the sale itself.
+ */
+export async function deskSaleOf(ctx: StaffCtx, key: string): Promise<{ orderIds: number[]; cashCents: number } | null> {
+  if (ctx.principal.kind !== 'account' || !/^[A-Za-z0-9-]{16,64}$/.test(key)) return null;
+  const orderIds: number[] = [];
+  for (const suffix of ['', '-gc']) {
+    const row = await findOrderByForeignId(ctx.db, ctx.principal.accountId, `desk-${key}${suffix}`);
+    if (row) orderIds.push(row.id);
+  }
+  if (orderIds.length === 0) return null;
+  let cashCents = 0;
+  for (const id of orderIds) {
+    for (const p of await paymentsOfOrder(ctx.db, id)) if (p.provider === 'desk' && p.method === 'cash' && p.state === 'confirmed') cashCents += p.amountCents;
+  }
+  return { orderIds, cashCents };
+}
+
 /** One order's payments, its desk-sale mark (the cash closing finds it by the cashier) and audit entry. */
 async function payOne(ctx: StaffCtx, providers: PaymentProviders, order: OrderView, lines: BasketLine[], pay: OrderPay, input: DeskSale): Promise<OrderView> {
   const { paid, giftCents } = pay;
@@ -149,7 +179,7 @@ async function payOne(ctx: StaffCtx, providers: PaymentProviders, order: OrderVi
   await recordDeskSale(ctx.db, order.id, label, ctx.staff.id);
   await recordAudit(ctx, ctx.staff, {
     action: 'order.sell', entityType: 'order', entityId: order.id, museumId: order.museumIds[0] ?? null,
-    after: { lines, paid, ...(giftCents ? { gift_card_cents: giftCents } : {}), delivery: input.delivery, total_cents: order.totalPriceCents },
+    after: { lines, paid, ...(order.discounts?.length ? { discounts: order.discounts } : {}), ...(giftCents ? { gift_card_cents: giftCents } : {}), delivery: input.delivery, total_cents: order.totalPriceCents },
   });
   return { ...order, paymentMethod: label, staffUserId: ctx.staff.id };
 }

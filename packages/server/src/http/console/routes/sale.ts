@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.ts';
 import { getOrder } from '../../../domain/orders/getOrder.ts';
-import { lineText, quoteBasket, type PricedLine, type Quote } from '../../../domain/staff/deskBasket.ts';
+import { EMPTY_QUOTE, lineText, parseMoney, quoteBasket, type PricedLine, type Quote } from '../../../domain/staff/deskBasket.ts';
 import { deskOffer, type DeskOffer } from '../../../domain/staff/deskSlots.ts';
-import { sellAtDesk, splitPayment, type DeskSale } from '../../../domain/staff/sellAtDesk.ts';
+import { deskSaleOf, sellAtDesk, splitPayment, type DeskSale } from '../../../domain/staff/sellAtDesk.ts';
 import type { StaffCtx } from '../../../domain/staff/principal.ts';
 import { paymentProviders } from '../../../providers/payments/index.ts';
 import { formatters, translator } from '../i18n.ts';
@@ -22,6 +22,7 @@ import { consoleRoute, field, intParam } from './kit.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { renderPage } from './render.ts';
 import { giftPart, type GiftPart } from './saleGiftCards.ts';
+import { withCodes } from './saleCodes.ts';
 import { GIFT_CARD_LIMITS } from '../../../domain/vouchers/giftCards.ts';
 import { cardLine, emptyForm, mergeLines, money, readForm, typedLines, type FormError, type SaleForm } from './saleForm.ts';
 
@@ -65,7 +66,7 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     const orders = (await Promise.all(ids.map((id) => getOrder(req.staffCtx, String(id)).catch(() => null)))).filter((o) => o !== null);
     const change = intParam(field(req.query, 'change', 9));
     return show(req, reply, {
-      form: emptyForm(randomUUID(), offer.date), offer, quote: { lines: [], totalCents: 0, vat: [] }, errors: [], focus: 'qty', changeCents: null,
+      form: emptyForm(randomUUID(), offer.date), offer, quote: EMPTY_QUOTE, errors: [], focus: 'qty', changeCents: null,
       done: orders.length ? { orders, changeCents: change ?? 0 } : null,
     });
   });
@@ -74,18 +75,23 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     const ctx = deskCtx(req);
     const op = field(req.body, 'op', 20) || 'add';
     let form = readForm(req.body, randomUUID(), '');
+    if (op === 'sell') {
+      // Sent again after it sold: the sale it made, nothing more (its codes are used up by now).
+      const made = await deskSaleOf(ctx, form.key);
+      if (made) return reply.code(303).header('location', soldUrl(form.date, made.orderIds, changeOf(form, made.cashCents))).send();
+    }
     const offer = await deskOffer(ctx, req.consoleLocale, form.date || undefined);
     const fmt = formatters(req.consoleLocale);
     let lines = form.lines;
     const errors: FormError[] = [];
     if (op.startsWith('remove-')) lines = lines.filter((_, i) => `remove-${i}` !== op);
     // A gift card's value button adds what was typed as well, as Add does.
-    const typed = op === 'add' || op === 'sell' || op.startsWith('card-') ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
+    const typed = op === 'add' || op === 'sell' || op === 'code' || op.startsWith('card-') ? typedLines(form, offer, (d) => fmt.time(d, offer.zone)) : { lines: [], errors: [] };
     const card = cardLine(form, op, req.staffCtx.config.locales[0] ?? req.consoleLocale);
     typed.lines.push(...card.lines);
     errors.push(...typed.errors, ...card.errors);
     const merged = mergeLines(lines, typed.lines);
-    let quote: Quote = { lines: [], totalCents: 0, vat: [] };
+    let quote: Quote = EMPTY_QUOTE;
     try {
       quote = await quoteBasket(ctx, merged);
       lines = merged;
@@ -94,13 +100,16 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
       if (!(err instanceof DomainError)) throw err;
       const m = domainMessage(req, err);
       errors.push({ key: 'desk.error.domain', vars: { message: [m.message, ...m.details].join(' ') } });
-      quote = await quoteBasket(ctx, lines).catch(() => ({ lines: [], totalCents: 0, vat: [] }));
+      quote = await quoteBasket(ctx, lines).catch(() => EMPTY_QUOTE);
     }
-    form = { ...form, lines };
+    const coded = await withCodes(req, ctx, lines, quote, form, op);
+    quote = coded.quote;
+    errors.push(...coded.errors);
+    form = { ...form, lines, codes: quote.codes.map((c) => c.typed), codeNew: coded.codeNew };
     const cash = money(form);
     errors.push(...cash.errors);
-    // A gift card pays for the other lines only: never for gift cards (sellAtDesk).
-    const othersCents = quote.lines.reduce((s, l) => s + (l.kind === 'giftcard' ? 0 : l.totalCents), 0);
+    // A gift card pays for the other lines only (after their codes): never for gift cards (sellAtDesk).
+    const othersCents = quote.totalCents - quote.lines.reduce((s, l) => s + (l.kind === 'giftcard' ? l.totalCents : 0), 0);
     const gift = await giftPart(req, othersCents);
     errors.push(...gift.errors);
     if (gift.code && othersCents === 0 && quote.lines.length > 0) errors.push({ key: 'code.GIFT_CARD_PAYS_GIFT_CARD', field: 'gc_code' });
@@ -127,6 +136,7 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     }
     const sale: DeskSale = {
       key: form.key, lines, payment: form.payment, delivery: form.delivery,
+      ...(form.codes.length ? { codes: form.codes } : {}),
       ...(cash.part ? { part: { method: form.partMethod, cents: cash.part } } : {}),
       ...(cash.given !== null ? { givenCents: cash.given } : {}),
       ...(gift.cents > 0 ? { giftCard: { code: gift.code, cents: gift.cents } } : {}),
@@ -135,8 +145,7 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     };
     try {
       const r = await sellAtDesk(req.staffCtx, paymentProviders(req.staffCtx.config), sale);
-      const cards = r.orders[1] ? `&cards=${r.orders[1].id}` : '';
-      return reply.code(303).header('location', `/console/sale?date=${offer.date}&done=${r.order.id}${cards}&change=${r.changeCents}`).send();
+      return reply.code(303).header('location', soldUrl(offer.date, r.orders.map((o) => o.id), r.changeCents)).send();
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const m = domainMessage(req, err);
@@ -145,6 +154,19 @@ export const salePages = (_deps: ConsoleDeps): FastifyPluginAsync => async (app)
     }
   });
 };
+
+/** The next basket's page, with the notice of the sale (the same for a form sent twice). */
+function soldUrl(date: string, orderIds: number[], changeCents: number): string {
+  const [done, cards] = orderIds;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? `date=${date}&` : '';
+  return `/console/sale?${day}done=${done}${cards ? `&cards=${cards}` : ''}&change=${changeCents}`;
+}
+
+/** The change on cash given for what the sale took in cash (0 when none was typed). */
+function changeOf(form: SaleForm, cashCents: number): number {
+  const given = parseMoney(form.given);
+  return given !== null && !Number.isNaN(given) && given > cashCents ? given - cashCents : 0;
+}
 
 /** A basket line's name: the product, for a tour its language, for a gift card its value and PDF language. */
 function lineTitle(o: DeskOffer, l: PricedLine, t: (key: string, vars?: Record<string, string | number>) => string, money: (c: number) => string): string {

@@ -1,7 +1,7 @@
 // The box-office sale form as data: what the cashier typed (kept on every re-render, also after
 // an error), the basket lines it carries, and the checks worded for the cashier (message keys).
 import type { FastifyRequest } from 'fastify';
-import { addLine, parseLine, parseMoney, type BasketLine } from '../../../domain/staff/deskBasket.ts';
+import { addLine, MAX_CODES, parseLine, parseMoney, type BasketLine } from '../../../domain/staff/deskBasket.ts';
 import type { DeskOffer } from '../../../domain/staff/deskSlots.ts';
 import { GIFT_CARD_LIMITS, giftCardAmountProblem } from '../../../domain/vouchers/giftCards.ts';
 import { field } from './kit.ts';
@@ -27,6 +27,9 @@ export interface SaleForm {
   cardAmount: string;
   cardLanguage: string;
   cardQty: string;
+  /** Promo codes and vouchers the basket takes (hidden fields), and the one being typed. */
+  codes: string[];
+  codeNew: string;
 }
 
 export interface FormError { key: string; vars?: Record<string, string | number>; field?: string }
@@ -61,6 +64,8 @@ export function readForm(body: unknown, key: string, date: string): SaleForm {
     cardAmount: field(body, 'card_amount', 12),
     cardLanguage: field(body, 'card_lang', 5),
     cardQty: field(body, 'card_qty', 4),
+    codes: all(body, 'code').map((c) => c.trim().slice(0, 64)).filter((c) => c !== '').slice(0, MAX_CODES),
+    codeNew: field(body, 'code_new', 64),
   };
 }
 
