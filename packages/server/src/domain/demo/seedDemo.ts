@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { setSlotCapacity } from '../schedules/setCapacities.ts';
 import { addDays, localDateOf, weekdayIndex, zonedInstant } from '../time.ts';
 import { demoCatalogue, DEMO_ZONE } from './demoCatalogue.ts';
+import { seedDemoPromo } from './demoPromo.ts';
 import { seedDemoShop } from './demoShop.ts';
 
 export async function seedDemo(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<Summary> {
@@ -15,6 +16,7 @@ export async function seedDemo(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<Summary>
   const summary = await importCatalogue(ctx, { document: demoCatalogue(today) });
   await demoSlotOverride(ctx, today);
   await seedDemoShop(ctx);
+  await seedDemoPromo(ctx);
   return summary!;
 }
 
