@@ -78,6 +78,11 @@ export class ResponseCache {
     private zone: string,
   ) {}
 
+  /** Whether values are kept now (a kept value is the same object on every read until a change). */
+  get live(): boolean {
+    return this.isLive();
+  }
+
   clear(): void {
     this.lru.clear();
     this.values.clear();

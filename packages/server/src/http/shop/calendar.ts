@@ -6,6 +6,7 @@ import { getTicketCalendar } from '../../domain/availability/getTicketCalendar.t
 import { getTicketCalendarQuotas } from '../../domain/availability/getTicketCalendarQuotas.ts';
 import { getTourCalendar } from '../../domain/availability/getTourCalendar.ts';
 import { addDays, isValidDate, localDateOf, weekdayIndex } from '../../domain/time.ts';
+import { kept } from './kit.ts';
 
 export type DayState = 'available' | 'few' | 'soldout' | 'closed' | 'past';
 export interface DayCell { date: string; day: number; state: DayState }
@@ -29,7 +30,10 @@ function lastDay(ym: string): string {
 
 /** The month asked for (YYYY-MM), kept between this month and a year ahead. */
 export function pickMonth(ctx: Ctx, zone: string, asked: unknown): { month: string; today: string } {
-  const today = localDateOf(ctx.clock.now(), zone);
+  return pickMonthOn(localDateOf(ctx.clock.now(), zone), asked);
+}
+
+function pickMonthOn(today: string, asked: unknown): { month: string; today: string } {
   const current = today.slice(0, 7);
   const last = shiftMonth(current, MONTHS_AHEAD);
   const ok = typeof asked === 'string' && /^\d{4}-\d{2}$/.test(asked) && isValidDate(`${asked}-01`);
@@ -101,13 +105,18 @@ export interface DayNav { month: string; prev: string | null; next: string | nul
  * its month's calendar. `null` when `date` is not a day the calendar offers (past, too far ahead).
  */
 export function dayNav(ctx: Ctx, zone: string, date: string): DayNav | null {
-  const { month, today } = pickMonth(ctx, zone, date.slice(0, 7));
+  return dayNavOn(localDateOf(ctx.clock.now(), zone), date);
+}
+
+/** The same for the day `today` is (a day's neighbours only change with the date). */
+const dayNavOn = kept(4096, (today: string, date: string) => `${today}|${date}`, (today: string, date: string): DayNav | null => {
+  const { month } = pickMonthOn(today, date.slice(0, 7));
   if (date < today || month !== date.slice(0, 7)) return null;
   const before = addDays(date, -1);
   const after = addDays(date, 1);
   const last = lastDay(shiftMonth(today.slice(0, 7), MONTHS_AHEAD));
   return { month, prev: before >= today ? before : null, next: after <= last ? after : null };
-}
+});
 
 export async function tourMonth(ctx: Ctx, tourId: number, zone: string, asked: unknown): Promise<Month> {
   const { month, today } = pickMonth(ctx, zone, asked);

@@ -3,6 +3,7 @@
 // wins over Accept-Language; German is the default.
 import * as de from './messages/de.ts';
 import * as en from './messages/en.ts';
+import { kept } from './kit.ts';
 
 export type ShopLocale = 'de' | 'en';
 export const SHOP_LOCALES: readonly ShopLocale[] = ['de', 'en'];
@@ -53,7 +54,7 @@ function moneyFormat(tag: string, currency: string): Intl.NumberFormat {
 function formatters(locale: ShopLocale) {
   const tag = locale === 'de' ? 'de-DE' : 'en-GB';
   return {
-    time: (d: Date, zone: string) => fmt(locale, zone, 'time', { hour: '2-digit', minute: '2-digit' }).format(d),
+    time: kept(4096, (d: Date, zone: string) => `${zone}|${d.getTime()}`, (d: Date, zone: string) => fmt(locale, zone, 'time', { hour: '2-digit', minute: '2-digit' }).format(d)),
     dateTime: (d: Date, zone: string) => fmt(locale, zone, 'dateTime', { dateStyle: 'full', timeStyle: 'short' }).format(d),
     /** A YYYY-MM-DD calendar date, spelled out. */
     day: (iso: string) => fmt(locale, 'UTC', 'day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${iso}T12:00:00Z`)),

@@ -25,3 +25,22 @@ export function dateField(obj: unknown, name: string): string {
   const s = field(obj, name, 10);
   return /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : '';
 }
+
+/**
+ * A value computed once per input and kept (at most `limit`, then started afresh): the browsing
+ * pages format the same slot times, day links and language links for every visitor, and Intl
+ * formatting and URL parsing were a large share of a page's own work. Values are shared: read only.
+ */
+export function kept<A extends unknown[], V>(limit: number, key: (...a: A) => string, make: (...a: A) => V): (...a: A) => V {
+  const kept = new Map<string, V>();
+  return (...a: A) => {
+    const k = key(...a);
+    let v = kept.get(k);
+    if (v === undefined) {
+      if (kept.size >= limit) kept.clear();
+      v = make(...a);
+      kept.set(k, v);
+    }
+    return v;
+  };
+}

@@ -22,6 +22,7 @@ import { limitsFromEnv, shopLimiter } from './limits.ts';
 import { csrfOk, LANG_COOKIE, shopHeaders } from './security.ts';
 import type { ShopDeps } from './deps.ts';
 import { readAfresh, type Keep } from './offers.ts';
+import { shared } from './render.ts';
 import { memoryLimiter } from '../../ops/limiter.ts';
 
 declare module 'fastify' {
@@ -45,7 +46,14 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
     // The answer cache the API keeps (src/cache/responses.ts), when it keeps one: the shop's
     // catalogue reads are cleared by the same catalogue changes as the API's answers.
     const answers = app.catalogAnswers;
-    const keep: Keep = answers ? (key, load) => answers.value(`shop|${key}`, deps.clock.now(), load, (v) => JSON.stringify(v).length) : readAfresh;
+    // A kept value is the same object until a catalogue change replaces it: kept pages name it by
+    // identity in their key (render.ts#shared) instead of by its JSON.
+    const keep: Keep = answers
+      ? async (key, load) => {
+        const v = await answers.value(`shop|${key}`, deps.clock.now(), load, (x) => JSON.stringify(x).length);
+        return answers.live ? shared(v) : v;
+      }
+      : readAfresh;
     app.decorateRequest('shopLocale', 'de');
     app.decorateRequest('shopCtx', null as unknown as Ctx);
     app.decorateRequest('readCtx', null as unknown as Ctx);

@@ -12,17 +12,18 @@ import { visitorId } from './security.ts';
 import { shopCsp } from './frameAncestors.ts';
 import { shopSettings } from './settings.ts';
 import { shopPicture } from './picture.ts';
+import { kept } from './kit.ts';
 import { Lru } from '../../cache/lru.ts';
 
 const views = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'views');
 const eta = new Eta({ views, cache: true, autoEscape: true, autoTrim: false });
 
 /** The current path and query with `lang` set: the language switch's links. */
-function langLink(url: string, lang: string): string {
+const langLink = kept(2048, (url: string, lang: string) => `${lang}|${url}`, (url: string, lang: string) => {
   const u = new URL(url, 'http://x');
   u.searchParams.set('lang', lang);
   return u.pathname + u.search;
-}
+});
 
 // Browsing pages are the same for every visitor but for the CSRF token in their forms: their HTML
 // is kept per view and everything the view is given (the language, settings, cart size and
@@ -38,6 +39,28 @@ const PAGE_TTL_MS = 10 * 60_000;
 const TOKEN_MARK = `csrf${randomBytes(16).toString('hex')}`;
 // What visitorId hands out: safe in an attribute without escaping.
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+// Values the catalogue cache hands out (plugin.ts) and their direct parts (a listing's arrays):
+// the same objects until a change replaces them, so a kept page's key names them by a number
+// instead of spelling out their JSON on every request. Anything not marked goes in as JSON.
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+export function shared<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || ids.has(v)) return v;
+  ids.set(v, ++lastId);
+  for (const part of Object.values(v)) if (part !== null && typeof part === 'object' && !ids.has(part)) ids.set(part, ++lastId);
+  return v;
+}
+
+function pageKey(view: string, vars: Record<string, unknown>): string {
+  let key = view;
+  for (const name in vars) {
+    const v = vars[name];
+    const id = v !== null && typeof v === 'object' ? ids.get(v) : undefined;
+    key += id === undefined ? `|${name}=${JSON.stringify(v)}` : `|${name}#${id}`;
+  }
+  return key;
+}
 
 function render(view: string, vars: Record<string, unknown>, locale: ShopLocale, csrf: string): string {
   return eta.render(`./${view}`, { ...vars, t: shopTranslator(locale), fmt: shopFormatters(locale), pic: shopPicture, csrf });
@@ -62,7 +85,7 @@ export async function renderPage(req: FastifyRequest, reply: FastifyReply, view:
   };
   let html: string;
   if (KEPT_VIEWS.has(view) && TOKEN.test(csrf)) {
-    const key = `${view}|${JSON.stringify(vars)}`;
+    const key = pageKey(view, vars);
     const now = Date.now();
     let page = pages.get(key, now);
     if (page === undefined) {
