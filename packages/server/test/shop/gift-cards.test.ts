@@ -53,6 +53,9 @@ test('buy a 50 € gift card: page, details, demo payment, confirmation with its
 
   const summary = await v.get(placed);
   assert.match(summary.body, /Wertgutschein über 50,00\s€/);
+  assert.match(summary.body, /ohne MwSt\. \(Geschenkgutschein\)/, 'the card line carries no VAT rate');
+  assert.match(summary.body, /Keine MwSt\.: Geschenkgutscheine sind nicht umsatzsteuerbar/);
+  assert.doesNotMatch(summary.body, /MwSt\. 0 %/, 'no 0 % rate row');
   assert.doesNotMatch(summary.body, /id="gift-card"/, 'no field to pay a gift card with a gift card');
   assert.match(summary.body, /action="\/shop\/orders\/[^"]+\/pay"/, 'the providers are offered');
   // Sent anyway (an old tab, a hand-made form): refused with the shop's own note, nothing paid.
