@@ -22,6 +22,11 @@ type BuildSerializer = (externalSchemas: unknown, serializerOptions: unknown) =>
 // Fastify's default compiler factories, from Fastify's own dependencies (the versions it uses).
 const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
 
+/** The compiler's options and shared schemas as a key: apps built with other ones compile their own. */
+function optionsKey(kind: string, externalSchemas: unknown, options: unknown): string {
+  return `${kind}|${JSON.stringify(externalSchemas ?? null)}|${JSON.stringify(options ?? null)}`;
+}
+
 export interface LazySchemas {
   /** The `schemaController.compilersFactory` option of Fastify. */
   compilersFactory: { buildValidator: BuildValidator; buildSerializer: BuildSerializer };
@@ -29,6 +34,24 @@ export interface LazySchemas {
   pending(): number;
   /** Compiles the pending schemas in slices of about `sliceMs`, yielding to requests in between. */
   warm(opts?: { sliceMs?: number; onError?: (err: unknown, route: RouteSchema) => void; stopped?: () => boolean }): Promise<void>;
+}
+
+// Compiled schemas shared by every app of this process, by the route's schema object (a module
+// constant, the same for each app built from these routes), what part of the route it checks and
+// the compiler's options: a test process builds several apps from the same routes, and compiling
+// their schemas again for each was a large share of its time. A server process builds one app.
+const compiled = new WeakMap<object, Map<string, unknown>>();
+function shared<T>(route: RouteSchema, options: string, build: () => T): () => T {
+  const schema = route.schema;
+  if (schema === null || typeof schema !== 'object') return build;
+  const key = `${options}|${route.method}|${route.url}|${route.httpPart}|${route.httpStatus}|${route.contentType}`;
+  return () => {
+    let byKey = compiled.get(schema);
+    if (!byKey) compiled.set(schema, (byKey = new Map()));
+    let fn = byKey.get(key) as T | undefined;
+    if (fn === undefined) byKey.set(key, (fn = build()));
+    return fn;
+  };
 }
 
 export function lazySchemas(): LazySchemas {
@@ -59,8 +82,9 @@ export function lazySchemas(): LazySchemas {
     compilersFactory: {
       buildValidator(externalSchemas, ajvOptions) {
         let compiler: ((route: RouteSchema) => Validate) | undefined;
+        const options = optionsKey('v', externalSchemas, ajvOptions);
         return (route) => {
-          const get = once(route, () => (compiler ??= defaultValidator()(externalSchemas, ajvOptions))(route));
+          const get = once(route, shared(route, options, () => (compiler ??= defaultValidator()(externalSchemas, ajvOptions))(route)));
           const validate: Validate = (data, dataCxt) => {
             const fn = get();
             const result = fn(data, dataCxt);
@@ -74,8 +98,9 @@ export function lazySchemas(): LazySchemas {
       },
       buildSerializer(externalSchemas, serializerOptions) {
         let compiler: ((route: RouteSchema) => Serialize) | undefined;
+        const options = optionsKey('s', externalSchemas, serializerOptions);
         return (route) => {
-          const get = once(route, () => (compiler ??= defaultSerializer()(externalSchemas, serializerOptions))(route));
+          const get = once(route, shared(route, options, () => (compiler ??= defaultSerializer()(externalSchemas, serializerOptions))(route)));
           return (data) => get()(data);
         };
       },
