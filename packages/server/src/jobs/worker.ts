@@ -39,6 +39,7 @@ import { purgeSessions } from '../domain/staff/sessions.ts';
 import { purgeLoginAttempts } from '../domain/staff/authenticate.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { expireGiftCards } from '../domain/vouchers/expire.ts';
+import { returnCodesOfExpiredOrders } from '../domain/vouchers/expiredCodes.ts';
 import { paymentProviders } from '../providers/payments/index.ts';
 
 export interface WorkerOptions {
@@ -103,6 +104,7 @@ export function taskList(ctx: Ctx, deps: { scanner: Scanner; renderers: Renderer
     [TASKS.sweepAllocations]: async () => {
       // Before the sweep releases their allocations: that is how expired orders are found.
       await recordExpiredOrders(ctx);
+      await returnCodesOfExpiredOrders(ctx);
       await sweepExpiredAllocations(ctx);
     },
     [TASKS.purgeIdempotencyKeys]: async () => {

@@ -105,3 +105,43 @@ export async function unredeemVouchers(db: DbOrTx, orderId: number, itemIds: num
     .returning({ id: singlePurposeVouchers.id });
   return back.map((b) => b.id);
 }
+
+/** Pending orders expired before `before` that still hold promo-code uses or redeemed vouchers. */
+export async function expiredOrdersHoldingCodes(db: DbOrTx, before: Date, limit: number): Promise<number[]> {
+  const r = await db.execute<{ id: number }>(sql`
+    select o.id from orders o
+     where o.status = 'pending' and o.expires_at < ${before}
+       and (exists (select 1 from promo_code_uses u where u.order_id = o.id)
+            or exists (select 1 from single_purpose_vouchers v where v.order_id = o.id))
+     order by o.id limit ${limit}`);
+  return r.rows.map((x) => Number(x.id));
+}
+
+export async function itemIdsOfOrder(db: DbOrTx, orderId: number): Promise<number[]> {
+  return (await db.select({ id: orderItems.id }).from(orderItems).where(eq(orderItems.orderId, orderId))).map((r) => r.id);
+}
+
+/**
+ * The codes the order's discounts name, whether the order still holds each (its use row, the
+ * voucher redeemed by it), and its customer's e-mail (a use's record).
+ */
+export async function codesOfDiscounts(db: DbOrTx, orderId: number): Promise<{
+  promos: Array<{ id: number; cents: number; held: boolean }>;
+  vouchers: Array<{ id: number; held: boolean }>;
+  email: string | null;
+}> {
+  const r = await db.execute<{ promo_id: number | null; voucher_id: number | null; cents: number; held: boolean; email: string | null }>(sql`
+    select d.promo_code_id promo_id, d.voucher_id, sum(d.amount_cents)::int cents,
+           case when d.promo_code_id is not null
+                then exists (select 1 from promo_code_uses u where u.promo_code_id = d.promo_code_id and u.order_id = d.order_id)
+                else exists (select 1 from single_purpose_vouchers v where v.id = d.voucher_id and v.order_id = d.order_id) end held,
+           (select c.email from orders o join customers c on c.id = o.customer_id where o.id = d.order_id) email
+      from order_discounts d where d.order_id = ${orderId}
+     group by d.order_id, d.promo_code_id, d.voucher_id`);
+  const rows = r.rows;
+  return {
+    promos: rows.filter((x) => x.promo_id !== null).map((x) => ({ id: Number(x.promo_id), cents: x.cents, held: x.held })),
+    vouchers: rows.filter((x) => x.voucher_id !== null).map((x) => ({ id: Number(x.voucher_id), held: x.held })),
+    email: rows[0]?.email ?? null,
+  };
+}

@@ -28,10 +28,11 @@ export interface Unsellable {
 }
 
 // What the finalize and the capacity claim of a revived order answer when the places cannot be
-// sold; VALIDATION_FAILED is the claim's answer for a product or date that no longer exists.
+// sold; VALIDATION_FAILED is the claim's answer for a product or date that no longer exists,
+// CODE_EXHAUSTED a revived order's promo code or voucher taken by another order meanwhile.
 const REFUSALS = new Set([
   'ORDER_EXPIRED', 'ORDER_CANCELLED', 'CLOSED', 'SLOT_SOLD_OUT', 'QUANTITY_ABOVE_CAPACITY', 'NOT_BOOKABLE',
-  'DATE_IN_PAST', 'LANGUAGE_NOT_AVAILABLE', 'VALIDATION_FAILED',
+  'DATE_IN_PAST', 'LANGUAGE_NOT_AVAILABLE', 'VALIDATION_FAILED', 'CODE_EXHAUSTED',
 ]);
 
 /** `excessCents`: money kept beyond the total (the order was paid twice); it goes back. */
