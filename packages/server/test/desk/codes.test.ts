@@ -190,3 +190,19 @@ test('a gift card and a part payment in a basket with a gift card pay the other 
   const marks = await rows<{ payment_method: string }>(sql`select payment_method from orders where id in (${first}, ${second}) order by id`);
   assert.deepEqual(marks.map((m) => m.payment_method), ['split', 'cash']);
 });
+
+test('a basket of tickets and a gift card for a named visitor makes two orders for one customer', async () => {
+  const b = await signIn(fx.t, fx.staff.box_office);
+  const { form, lines } = await basket(b, { [`q-T-${fx.A.ticketId}`]: '1' }, { card_amount: '30', card_lang: 'de' });
+  const customers = await count(fx, 'customers');
+  const sold = await b.post('/console/sale', {
+    key: form.key, date: fx.day, line: lines, op: 'sell', payment: 'card', delivery: 'mail', name: 'Grete', surname: 'Geschenk', email: 'grete@example.org',
+  });
+  assert.equal(sold.statusCode, 303, alertOf(sold.body));
+  const first = orderIdOf(sold.headers.location);
+  const second = Number(/cards=(\d+)/.exec(String(sold.headers.location))?.[1]);
+  const owners = await rows<{ customer_id: number | null }>(sql`select customer_id from orders where id in (${first}, ${second}) order by id`);
+  assert.equal(owners.length, 2);
+  assert.ok(owners[0]!.customer_id !== null && owners[0]!.customer_id === owners[1]!.customer_id, JSON.stringify(owners));
+  assert.equal(await count(fx, 'customers'), customers + 1, 'one customer for the sale');
+});

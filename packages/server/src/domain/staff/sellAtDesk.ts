@@ -14,6 +14,7 @@ import { transaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { createOrder } from '../orders/createOrder.ts';
+import { findOrder } from '../orders/internal.ts';
 import type { OrderView } from '../orders/internal.ts';
 import type { PaymentProviders } from '../payments/provider.ts';
 import { recordPayment } from '../payments/recordPayment.ts';
@@ -122,17 +123,20 @@ export async function sellAtDesk(ctx: StaffCtx, providers: PaymentProviders, inp
     // Gift cards go into an order of their own (ADR 0043), each order with its own foreign_id
     // derived from the form's key, so a resent form replays both instead of selling again.
     const made: Array<{ order: OrderView; replayed: boolean; lines: BasketLine[] }> = [];
+    // The second order names the first one's customer: the visitor is one customer, not two.
+    let customerId: number | null = null;
     for (const [lines, suffix] of [[others, ''], [cards, '-gc']] as const) {
       if (lines.length === 0) continue;
       const r = await createOrder(txCtx, {
         foreign_id: `desk-${input.key}${suffix}`,
         items: orderItems(lines),
         ...(suffix === '' && codes.length ? { codes } : {}),
-        ...(input.customer ? { customer: input.customer } : {}),
+        ...(customerId !== null ? { customer_id: customerId } : input.customer ? { customer: input.customer } : {}),
         ...(input.reference ? { reference: input.reference } : {}),
         finalize: true,
       });
       made.push({ ...r, lines });
+      if (input.customer) customerId = (await findOrder(tx, txCtx, r.order.id)).customerId;
     }
     const otherOrder = others.length ? made[0]!.order : null;
     const cardOrder = cards.length ? made[made.length - 1]!.order : null;
