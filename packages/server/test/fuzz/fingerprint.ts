@@ -18,6 +18,8 @@ export async function fingerprinter(database: Database): Promise<() => Promise<s
     .join(' union all ');
   return async () => {
     const r = await database.pool.query<{ t: string; n: number; x: string }>(query);
-    return r.rows.map((row) => `${row.t}:${row.n}:${row.x}`).join(' ');
+    // Sorted: a union's rows come in any order (PostgreSQL 15 may run its parts in parallel), and an
+    // equal set in another order is no change.
+    return r.rows.map((row) => `${row.t}:${row.n}:${row.x}`).sort().join(' ');
   };
 }
