@@ -1,5 +1,6 @@
 // What the console's browser tests share: Debian's Chromium (skipped visibly when missing),
-// screenshot paths (docs/ only with ATRIUM_UPDATE_SCREENSHOTS=1) and the axe-core check.
+// screenshot paths (docs/ only with ATRIUM_UPDATE_SCREENSHOTS=1), the axe-core check, and the box
+// office's fixture and sale keystrokes.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +9,8 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { serverRoot } from '../cli/cli.ts';
+import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
+import { zonedInstant } from '../../src/domain/time.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -50,4 +53,20 @@ export async function signedInPage(browser: Browser, base: string, email: string
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/console\/day$/);
   return { page, problems };
+}
+
+/** The console fixture listening for Chromium, its clock at 11:00 (Berlin) on its sale day: the desk sells that day's later slots. */
+export async function deskFixture(): Promise<{ fx: ConsoleFixture; base: string }> {
+  const fx = await consoleFixture();
+  const shift = zonedInstant(fx.day, 11 * 60, 'Europe/Berlin').getTime() - Date.now();
+  fx.t.clock.now = () => new Date(Date.now() + shift);
+  return { fx, base: await fx.t.app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
+/** From the cash given: Enter moves to the sell button, Enter there sells; waits for the sold notice. */
+export async function sellByEnter(page: Page): Promise<void> {
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#sell:focus');
+  await page.keyboard.press('Enter');
+  await page.getByText(/^Sold: order/).first().waitFor();
 }

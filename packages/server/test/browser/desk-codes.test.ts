@@ -4,19 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
+import type { ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
-import { zonedInstant } from '../../src/domain/time.ts';
-import { launchChromium, noSeriousViolations, shot, signedInPage } from './console-support.ts';
+import { deskFixture, launchChromium, noSeriousViolations, sellByEnter, shot, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
-before(async () => {
-  fx = await consoleFixture();
-  const shift = zonedInstant(fx.day, 11 * 60, 'Europe/Berlin').getTime() - Date.now();
-  fx.t.clock.now = () => new Date(Date.now() + shift);
-  base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
-});
+before(async () => ({ fx, base } = await deskFixture()));
 after(() => fx.t.close());
 
 test('a 50 € gift card joins the basket by keyboard and is sold for cash with change', async (t) => {
@@ -40,10 +34,7 @@ test('a 50 € gift card joins the basket by keyboard and is sold for cash with 
     await page.screenshot({ path: shot('sale-gift-card-basket') });
     await page.keyboard.type('100');
     assert.equal((await page.locator('#change').textContent())?.trim(), '€36.00', 'the change over the whole sale while typing');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#sell:focus');
-    await page.keyboard.press('Enter');
-    await page.getByText(/^Sold: order/).first().waitFor();
+    await sellByEnter(page);
     await page.getByText('Change: €36.00').first().waitFor();
     const link = page.getByRole('link', { name: /^Print gift card …/ });
     assert.equal(await link.count(), 1, 'the card PDF is linked');

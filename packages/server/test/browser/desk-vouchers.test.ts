@@ -7,20 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { consoleFixture, type ConsoleFixture } from '../console/fixture.ts';
+import type { ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
 import { hasPdfToText, pdfPages, PDFTOTEXT_MISSING, squash } from '../helpers/pdftext.ts';
-import { zonedInstant } from '../../src/domain/time.ts';
-import { launchChromium, noSeriousViolations, signedInPage } from './console-support.ts';
+import { deskFixture, launchChromium, noSeriousViolations, sellByEnter, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
-before(async () => {
-  fx = await consoleFixture();
-  const shift = zonedInstant(fx.day, 11 * 60, 'Europe/Berlin').getTime() - Date.now();
-  fx.t.clock.now = () => new Date(Date.now() + shift);
-  base = await fx.t.app.listen({ host: '127.0.0.1', port: 0 });
-});
+before(async () => ({ fx, base } = await deskFixture()));
 after(() => fx.t.close());
 
 test('a voucher for one admission joins the basket by keyboard and is sold for cash', { skip: hasPdfToText ? false : PDFTOTEXT_MISSING }, async (t) => {
@@ -45,10 +39,7 @@ test('a voucher for one admission joins the basket by keyboard and is sold for c
     await page.getByText(/^1 × Admission voucher /).waitFor();
     await noSeriousViolations(page, 'the basket with a voucher');
     await page.keyboard.type('20');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#sell:focus');
-    await page.keyboard.press('Enter');
-    await page.getByText(/^Sold: order/).first().waitFor();
+    await sellByEnter(page);
     const change = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format((2000 - price) / 100);
     await page.getByText(`Change: ${change}`).first().waitFor();
     const link = page.getByRole('link', { name: /^Print admission voucher …[0-9A-Z]{4} \(PDF\)$/ });
@@ -96,10 +87,7 @@ test('a voucher for one admission joins the basket by keyboard and is sold for c
     assert.equal(await page.locator('#total').getAttribute('data-cents'), String(expected), 'one admission free, 20 % off the other');
     await noSeriousViolations(page, 'the basket with a voucher and a promo code');
     await page.keyboard.type('20');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#sell:focus');
-    await page.keyboard.press('Enter');
-    await page.getByText(/^Sold: order/).first().waitFor();
+    await sellByEnter(page);
     const [redeemedBy] = (await db.execute<{ total: number; uses: number }>(sql`
       select o.total_price_cents total, (select uses from promo_codes where code = 'DESK20') uses
         from single_purpose_vouchers v join orders o on o.id = v.order_id where v.id = ${issued[0]!.id}`)).rows;
