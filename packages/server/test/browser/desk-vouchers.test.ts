@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
 import { hasPdfToText, pdfPages, PDFTOTEXT_MISSING, squash } from '../helpers/pdftext.ts';
-import { deskFixture, launchChromium, noSeriousViolations, sellByEnter, signedInPage } from './console-support.ts';
+import { deskFixture, launchChromium, noSeriousViolations, sellByEnter, shot, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
@@ -86,6 +86,10 @@ test('a voucher for one admission joins the basket by keyboard and is sold for c
     const expected = Math.round((2 * price - price) * 0.8);
     assert.equal(await page.locator('#total').getAttribute('data-cents'), String(expected), 'one admission free, 20 % off the other');
     await noSeriousViolations(page, 'the basket with a voucher and a promo code');
+    await page.screenshot({ path: shot('sale-codes-basket') });
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.screenshot({ path: shot('sale-codes-basket-tablet'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 768 });
     await page.keyboard.type('20');
     await sellByEnter(page);
     const [redeemedBy] = (await db.execute<{ total: number; uses: number }>(sql`
