@@ -64,7 +64,24 @@ const SHOP_ORDER_SHAPE = /(\/shop\/orders\/)([^/?#]+)/g;
 // Staff set-password links (/console/set-password/<token>): the token sets an account's password.
 const SET_PASSWORD_SHAPE = /(\/console\/set-password(?:\/|%2F))([^/?#]+)/gi;
 // E-mail addresses wherever they appear (a path segment, an unnamed parameter), raw or %40-escaped.
-const EMAIL_SHAPE = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
+// The local part is searched for at most 64 characters (the longest RFC 5321 allows) before the
+// @: unbounded, the search went through the rest of a long run of such characters from every
+// position in it, a time that grows with the square of the URL's length. maskEmails widens a
+// match over a longer run before it, so such a run is masked whole all the same.
+const EMAIL_SHAPE = /[A-Za-z0-9._%+-]{1,64}(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
+const LOCAL_PART_CHAR = /[A-Za-z0-9._%+-]/;
+
+function maskEmails(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(EMAIL_SHAPE)) {
+    let start = m.index;
+    while (start > from && LOCAL_PART_CHAR.test(text[start - 1]!)) start -= 1;
+    out += `${text.slice(from, start)}****`;
+    from = m.index + m[0].length;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
 
 function paramName(raw: string): string {
   let name = raw;
@@ -93,9 +110,9 @@ export function maskUrl(url: string): string {
       .join('&');
     out = `${url.slice(0, q)}?${query}`;
   }
-  return out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`).replace(MANAGE_SHAPE, (t) => `mb_****${t.slice(-4)}`)
-    .replace(SHOP_ORDER_SHAPE, (_, p: string, t: string) => `${p}****${t.slice(-4)}`).replace(EMAIL_SHAPE, '****')
-    .replace(SET_PASSWORD_SHAPE, (_, p: string) => `${p}****`);
+  out = out.replace(BEARER_SHAPE, (t) => `atr_****${t.slice(-4)}`).replace(MANAGE_SHAPE, (t) => `mb_****${t.slice(-4)}`)
+    .replace(SHOP_ORDER_SHAPE, (_, p: string, t: string) => `${p}****${t.slice(-4)}`);
+  return maskEmails(out).replace(SET_PASSWORD_SHAPE, (_, p: string) => `${p}****`);
 }
 
 /** Last 4 characters of the presented bearer value; nothing for values too short to be a token. */
