@@ -110,7 +110,15 @@ test('front desk journeys in Chromium: sign in, find, cancel, sell, accept; axe 
     await page.getByLabel('Picture file').setInputFiles({ name: 'tour.jpg', mimeType: 'image/jpeg', buffer: await photoWithGps(60, 40) });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByText('The picture is saved.').waitFor();
-    assert.ok(await page.getByRole('img', { name: 'Rundgang' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the preview loads');
+    // The page is shown once its text is there; the picture may still be on its way, so wait for
+    // it to finish (loaded or broken) before asking whether it decoded.
+    const decoded = await page.getByRole('img', { name: 'Rundgang' }).evaluate((img: HTMLImageElement) => img.complete
+      ? img.naturalWidth > 0
+      : new Promise<boolean>((done) => {
+        img.addEventListener('load', () => done(img.naturalWidth > 0));
+        img.addEventListener('error', () => done(false));
+      }));
+    assert.ok(decoded, 'the preview loads');
     await noSeriousViolations(page, 'picture saved');
     await page.screenshot({ path: shot('pictures'), fullPage: true });
 
