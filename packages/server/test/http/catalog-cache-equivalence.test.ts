@@ -158,6 +158,9 @@ test('every list endpoint and filter: cached, row-fragment and uncached answers 
   assert.ok(JSON.parse(sample).tickets.length > 0, 'the reseller sees tickets');
 });
 
+/** The answers after the rename above: where the next test starts from, so it need not ask them again. */
+let afterRename: Map<string, string> | undefined;
+
 test('after a catalogue edit both apps give the new answer, byte for byte', async () => {
   const before = (await ask(cached, '/tickets?locale=en', 'anonymous')).body;
   const res = await cached.inject({
@@ -172,11 +175,11 @@ test('after a catalogue edit both apps give the new answer, byte for byte', asyn
   assert.match(after, /Renamed/);
   assert.equal((await ask(plain, '/tickets?locale=en', 'anonymous')).body, after);
   assert.equal((await ask(rowsApp, '/tickets?locale=en', 'anonymous')).body, after);
-  await compareAll();
+  afterRename = (await compareAll()).bodies;
 });
 
 test('edits of related data and visibility: kept row fragments never answer stale', async () => {
-  const { bodies: before } = await compareAll();
+  const before = afterRename ?? (await compareAll()).bodies;
   const reused = rowCaches.rows.hits;
   const { ticket, quota, tour } = ids;
   // A quota link changes; the ticket rows themselves do not (only the related data a fragment shows).
