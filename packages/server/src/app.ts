@@ -68,6 +68,12 @@ export interface AppOptions {
    * faster. Off by default, so an app built for tests compiles every schema as before.
    */
   lazySchemas?: boolean;
+  /**
+   * With lazySchemas, whether listening starts the background compilation of the remaining
+   * schemas (default yes). A test app that listens for a handful of pages turns it off: there it
+   * would compile hundreds of schemas no request of the test uses.
+   */
+  warmSchemas?: boolean;
   /** The shop's per-visitor and per-address limits (src/http/shop/limits.ts); defaults when absent. */
   shopLimits?: ShopLimits;
 }
@@ -148,7 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout: 20_000, connectionsCheckingInterval: 5_000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  if (lazy) {
+  if (lazy && opts.warmSchemas !== false) {
     let closed = false;
     app.addHook('onClose', async () => void (closed = true));
     app.addHook('onListen', async () => {

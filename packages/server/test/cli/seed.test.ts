@@ -77,7 +77,7 @@ describe('atrium seed --demo', () => {
   });
 
   test('GET /api/v4/tickets lists the demo tickets for each caller', async () => {
-    const app = await buildApp({ database, config, logger: false });
+    const app = await buildApp({ database, config, logger: false, lazySchemas: true, warmSchemas: false });
     try {
       const titles = async (token?: string) => {
         const res = await app.inject({ method: 'GET', url: '/api/v4/tickets?locale=en&per_page=100', ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });

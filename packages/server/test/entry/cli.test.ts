@@ -8,7 +8,7 @@ import { freshDatabase } from '../helpers/db.ts';
 import { lastLine, runCli } from '../cli/cli.ts';
 
 const database = await freshDatabase();
-const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false });
+const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, lazySchemas: true, warmSchemas: false });
 after(async () => {
   await app.close();
   await database.drop();

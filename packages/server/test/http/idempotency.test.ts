@@ -12,7 +12,7 @@ const t = await testApp();
 // A second application with its own connection pool on the same database stands in for a second
 // server process behind the load balancer: all idempotency state must live in PostgreSQL.
 const secondDb = openDatabase(t.database.url, { max: 10 });
-const second = await buildApp({ database: secondDb, config: t.config, clock: t.clock, logger: false });
+const second = await buildApp({ database: secondDb, config: t.config, clock: t.clock, logger: false, lazySchemas: true, warmSchemas: false });
 after(async () => {
   await second.close();
   await secondDb.close();

@@ -17,6 +17,8 @@ const app = await buildApp({
   database,
   config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ATRIUM_MAX_CONNECTIONS: '30', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '10' }),
   logger: { level: 'warn', stream },
+  lazySchemas: true,
+  warmSchemas: false,
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as net.AddressInfo).port;

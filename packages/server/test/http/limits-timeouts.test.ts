@@ -24,7 +24,7 @@ const config = loadConfig({
 });
 // The pool as `atrium serve` opens it (cli/serve.ts): web timeouts on every connection.
 const database = openDatabase(fresh.url, { max: 5, ...databaseTimeouts(config, 'web') });
-const app = await buildApp({ database, config, logger: false });
+const app = await buildApp({ database, config, logger: false, lazySchemas: true, warmSchemas: false });
 const { token } = await createToken({ db: database.db, clock: systemClock }, { class: 'user', name: 'timeouts', rights: ['*'] });
 const auth = { authorization: `Bearer ${token}` };
 const locker = new pg.Client({ connectionString: fresh.url });

@@ -176,7 +176,7 @@ describe('job queue', () => {
   test('buildApp({ worker: true }) runs jobs and stops its worker when the app closes', async () => {
     const o = await finalizedOrder(t, reseller, c);
     const other = openDatabase(t.database.url, { max: 5 });
-    const app = await buildApp({ database: other, config: t.config, clock: t.clock, logger: false, worker: true });
+    const app = await buildApp({ database: other, config: t.config, clock: t.clock, logger: false, worker: true, lazySchemas: true, warmSchemas: false });
     try {
       await waitFor('documents by the app worker', async () => (await statuses([o.id])).every((d) => d.status === 'available'));
     } finally {

@@ -83,7 +83,7 @@ test('a PostgreSQL that dies is restarted on the same port; /readyz is 503 meanw
   const located = await locateDatabase(loadConfig({ ATRIUM_DATA_DIR: dataDir }), 'server', (m) => notes.push(m));
   const database = openDatabase(located.url, { max: 3 });
   await runMigrations(database.pool, { installQueue });
-  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: dataDir }), logger: false });
+  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: dataDir }), logger: false, lazySchemas: true, warmSchemas: false });
   try {
     assert.equal((await app.inject({ url: '/readyz' })).statusCode, 200);
     const first = postmasterPid(dataDir);

@@ -22,6 +22,8 @@ const app = await buildApp({
   clock,
   config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }),
   logger: { level: 'info', stream },
+  lazySchemas: true,
+  warmSchemas: false,
 });
 // A secret-bearing value as big as an upload, bound to a statement that fails in PostgreSQL
 // (invalid input for an integer): the shape of the failure the probe saw.

@@ -46,7 +46,7 @@ test('database down → quick 503 with Retry-After; back up → the same app rec
   const url = server.url.replace(/\/postgres$/, '/atrium');
   database = openDatabase(url, { max: 5 });
   await runMigrations(database.pool, { installQueue });
-  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false });
+  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, lazySchemas: true, warmSchemas: false });
   after(() => app.close());
   const { token } = await createToken({ db: database.db, clock: systemClock }, { class: 'user', name: 'outage', rights: ['*'] });
   const auth = { authorization: `Bearer ${token}` };

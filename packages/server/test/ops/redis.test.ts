@@ -30,7 +30,7 @@ describe('rate limits in Redis', () => {
     const one = await testApp({ env });
     cleanups.push(() => one.close());
     // The second node: same database and configuration, its own process state.
-    const two = await buildApp({ database: one.database, config: one.config, clock: one.clock, logger: false });
+    const two = await buildApp({ database: one.database, config: one.config, clock: one.clock, logger: false, lazySchemas: true, warmSchemas: false });
     cleanups.push(() => two.close());
     const admin = new Redis(redisUrl!);
     cleanups.push(async () => {

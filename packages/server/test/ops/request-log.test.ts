@@ -19,6 +19,8 @@ const app = await buildApp({
   clock,
   config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ATRIUM_RESELLER_RATE_LIMIT: '4' }),
   logger: { level: 'info', stream },
+  lazySchemas: true,
+  warmSchemas: false,
 });
 // A route of the test's own with a body schema, to produce a 422 with an `errors` list.
 app.post('/api/v4/test-validation', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }));

@@ -48,7 +48,7 @@ function parse(raw: string) {
 }
 
 test('closing: idle sockets closed, running requests finish, late ones get a spec 503', { timeout: 30_000 }, async () => {
-  const app = await buildApp({ database: db, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false });
+  const app = await buildApp({ database: db, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, lazySchemas: true, warmSchemas: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as net.AddressInfo).port;
   const { token } = await createToken({ db: db.db, clock: systemClock }, { class: 'user', name: 'closing', rights: ['*'] });
