@@ -4,7 +4,7 @@
 // modules again), most of the suite's time on a small machine. Here every test file becomes one
 // entry of a single esbuild build with code splitting: the sources they share are compiled once
 // into shared chunks, and each process loads a few plain JavaScript files. Small files then
-// share a process, three at a time (groupFiles below).
+// share a process, sixteen at a time (groupFiles below).
 //
 // What stays as it was: dependencies load from node_modules as they are (several read files next
 // to themselves), except the pure-JS ones that the `atrium` bundle inlines too (bin/bundle.js);
@@ -128,19 +128,19 @@ export async function buildTests(root: string, files: string[], programs: string
 
 /**
  * Test files run up to `size` to a process: loading the sources is most of a small file's cost,
- * and files in one process share it. A group's entry imports its files inside one `describe`,
- * so every file's top-level code (its app, its database, its hooks) runs before the first test
- * and its `after` hooks after the last: a file's `after(() => t.close())` cannot close its app
- * while another file still sets up. Files with top-level `beforeEach`/`afterEach` hooks (they
- * would wrap the other files' tests too) run alone, as do the long CPU-bound ones (ALONE): in one
- * process they would take turns on one core, while apart they spread over all of them.
+ * and files in one process share it. A group's entry gives each file a suite of its own (named
+ * after the file), so a file's top-level hooks (`beforeEach`, `after`, …) apply to its own tests
+ * only. The files' top-level code (their apps, databases) runs one file after the other, all of
+ * it before the first test: a file's `after(() => t.close())` cannot close its app while another
+ * file still sets up. The long CPU-bound files run alone (ALONE): in one process they would take
+ * turns on one core, while apart they spread over all of them.
  */
 const ALONE = new Set(['browser', 'concurrency', 'multinode', 'fuzz']);
 /** Files that start PostgreSQL clusters of their own, as another user: each keeps a process. */
 const ALONE_FILES = /^(embedded|backup|outage)[.-]/;
 function groupFiles(dir: string, sources: string[], entries: string[], size: number): string[] {
   if (size <= 1) return entries;
-  const alone = (src: string) => ALONE.has(path.basename(path.dirname(src))) || ALONE_FILES.test(path.basename(src)) || /^(beforeEach|afterEach)\(/m.test(fs.readFileSync(src, 'utf8'));
+  const alone = (src: string) => ALONE.has(path.basename(path.dirname(src))) || ALONE_FILES.test(path.basename(src));
   const out: string[] = [];
   let group: number[] = [];
   const flush = () => {
@@ -148,7 +148,12 @@ function groupFiles(dir: string, sources: string[], entries: string[], size: num
     else if (group.length > 1) {
       const file = path.join(dir, '_groups', `group-${out.length}.mjs`);
       const name = group.map((i) => path.basename(sources[i]!)).join(', ');
-      const body = group.map((i) => `  await import(${JSON.stringify(pathToFileURL(entries[i]!).href)});\n`).join('');
+      // Each file's suite is created once the one before it has loaded (its top-level code done).
+      const body = group.map((i) => {
+        const label = JSON.stringify(path.basename(sources[i]!));
+        const url = JSON.stringify(pathToFileURL(entries[i]!).href);
+        return `  await new Promise((loaded) => describe(${label}, async () => {\n    try { await import(${url}); } finally { loaded(); }\n  }));\n`;
+      }).join('');
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, `import { describe } from 'node:test';\ndescribe(${JSON.stringify(name)}, async () => {\n${body}});\n`);
       out.push(file);
@@ -156,8 +161,7 @@ function groupFiles(dir: string, sources: string[], entries: string[], size: num
     group = [];
   };
   sources.forEach((src, i) => {
-    if (alone(src)) { flush(); out.push(entries[i]!); return; }
-    if (group.length > 0 && path.dirname(sources[group[0]!]!) !== path.dirname(src)) flush();
+    if (alone(src)) { out.push(entries[i]!); return; }
     group.push(i);
     if (group.length >= size) flush();
   });
