@@ -59,6 +59,16 @@ export function loadContract(file = OPENAPI_PATH): { operations: Operation[]; do
   const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Schema;
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
   (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
+  // Many responses share a schema (every error answer, most lists' pages): each distinct one is
+  // compiled once.
+  const compiled = new Map<string, ValidateFunction>();
+  const compile = (schema: Schema): ValidateFunction => {
+    const clean = forAjv(schema);
+    const key = JSON.stringify(clean);
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = ajv.compile(clean)));
+    return validate;
+  };
   const operations: Operation[] = [];
   for (const [p, ops] of Object.entries(doc.paths as Record<string, Schema>)) {
     if (!p.startsWith('/api/v4/')) continue;
@@ -69,7 +79,7 @@ export function loadContract(file = OPENAPI_PATH): { operations: Operation[]; do
       const otherTypes = new Map<number, string[]>();
       for (const [status, r] of Object.entries((op.responses ?? {}) as Record<string, Schema>)) {
         const schema = r.content?.['application/json']?.schema;
-        responses.set(Number(status), schema ? ajv.compile(forAjv(schema)) : undefined);
+        responses.set(Number(status), schema ? compile(schema) : undefined);
         otherTypes.set(Number(status), Object.keys(r.content ?? {}).filter((t) => t !== 'application/json'));
       }
       const body = op.requestBody?.content?.['application/json']?.schema as Schema | undefined;
