@@ -2,6 +2,9 @@
 // reduced, sharing a slot quota), a day ticket, an event with a date and a tour in two
 // languages; and a visitor: app.inject with a cookie jar, the CSRF token read from the pages.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import * as f from '../helpers/factories.ts';
@@ -39,6 +42,23 @@ export async function shopWorld(opts: { capacity?: number; env?: Record<string, 
   return {
     t, museumId: m.id, regular: regular.id, reduced: reduced.id, dayTicket: dayT.id, eventId: ev.id, dateId: date.id, tourId: tour.id, langs: [de.id, en.id], day,
     slot: (min) => zonedInstant(day, min, 'Europe/Berlin').toISOString(),
+  };
+}
+
+/**
+ * A shop world that writes its mails as .eml files into a data directory of its own (no SMTP
+ * server); `close` closes the app and removes the directory.
+ */
+export async function shopWorldWithMailFiles(): Promise<{ w: ShopWorld; dataDir: string; close(): Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'atrium-shop-'));
+  const w = await shopWorld({ env: { ATRIUM_DATA_DIR: dataDir } });
+  return {
+    w,
+    dataDir,
+    async close() {
+      await w.t.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
