@@ -156,19 +156,21 @@ describe('maskUrl', () => {
     assert.equal(maskUrl('/plain'), '/plain');
   });
 
-  test('masks an e-mail address whole, however long the run of characters before its @', () => {
+  test('masks e-mail addresses as the pattern does, in one pass however long the URL', () => {
     assert.equal(maskUrl('/c/bob.b%40example.com/x@y.org?z=1'), '/c/****/****?z=1');
-    // Longer than the 64 characters a local part may have: still masked from the run's start.
-    assert.equal(maskUrl(`/c/${'a'.repeat(70)}@example.com/d`), '/c/****/d');
     assert.equal(maskUrl(`/c/${'a'.repeat(300)}%40example.com`), '/c/****');
-    // Two addresses back to back, and runs with no address in them, as they were.
     assert.equal(maskUrl('/c/a@b.cd,e@f.gh'), '/c/****,****');
-    const long = `/c/${'a1._-'.repeat(2000)}@nodot/${'b'.repeat(5000)}`;
-    assert.equal(maskUrl(long), long);
-    // The same masks as the unbounded pattern on addresses of the usual length.
-    const unbounded = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
-    for (const url of ['/a/x@y.z', '/a/x%40y.z%40w.v', '/a/x.y+z@a-b.c.d?e=f', '/a/x@y.z_w@v.u', '/a@b@c.d', '/q%40%40r.s']) {
-      assert.equal(maskUrl(url), url.replace(unbounded, '****'), url);
+    const long = `/c/x@y.z/${'a1._-'.repeat(2000)}@nodot/${'b'.repeat(5000)}`;
+    assert.equal(maskUrl(long), long.replace('x@y.z', '****'));
+    // The same masks as the pattern, on short strings over the characters that matter.
+    const pattern = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
+    const alphabet = ['a', 'B', '1', '.', '-', '_', '%', '4', '0', '%40', '@', '/', ','];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 20_000; n++) {
+      const text = `/${Array.from({ length: 1 + (next() % 14) }, () => alphabet[next() % alphabet.length]).join('')}`;
+      assert.equal(maskUrl(text), text.replace(pattern, '****'), text);
     }
   });
+
 });

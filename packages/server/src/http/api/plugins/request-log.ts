@@ -63,22 +63,62 @@ const MANAGE_SHAPE = /mb_[A-Za-z0-9_-]{43}/g;
 const SHOP_ORDER_SHAPE = /(\/shop\/orders\/)([^/?#]+)/g;
 // Staff set-password links (/console/set-password/<token>): the token sets an account's password.
 const SET_PASSWORD_SHAPE = /(\/console\/set-password(?:\/|%2F))([^/?#]+)/gi;
-// E-mail addresses wherever they appear (a path segment, an unnamed parameter), raw or %40-escaped.
-// The local part is searched for at most 64 characters (the longest RFC 5321 allows) before the
-// @: unbounded, the search went through the rest of a long run of such characters from every
-// position in it, a time that grows with the square of the URL's length. maskEmails widens a
-// match over a longer run before it, so such a run is masked whole all the same.
-const EMAIL_SHAPE = /[A-Za-z0-9._%+-]{1,64}(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
-const LOCAL_PART_CHAR = /[A-Za-z0-9._%+-]/;
+// E-mail addresses wherever they appear (a path segment, an unnamed parameter), raw or %40-escaped:
+// what /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi matches, replaced by ****.
+// That pattern, searched by the regular expression engine, restarts at every position of a long
+// run of such characters and reads to the run's end: time that grows with the square of the URL's
+// length. maskEmails finds the same matches in one pass over each run.
+const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
+const DOMAIN_CHAR = /[A-Za-z0-9-]/;
+
+/** Where the e-mail domain starting at `at` ends (a label, then at least one `.label`), or -1. */
+function domainEnd(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && DOMAIN_CHAR.test(text[i]!)) i += 1;
+  if (i === at) return -1;
+  let end = -1;
+  while (text[i] === '.' && i + 1 < text.length && DOMAIN_CHAR.test(text[i + 1]!)) {
+    i += 1;
+    while (i < text.length && DOMAIN_CHAR.test(text[i]!)) i += 1;
+    end = i;
+  }
+  return end;
+}
+
+/** The length of the separator (`@` or `%40`) at `i`, or 0. */
+function separatorAt(text: string, i: number): number {
+  if (text[i] === '@') return 1;
+  return text[i] === '%' && text[i + 1] === '4' && text[i + 2] === '0' ? 3 : 0;
+}
 
 function maskEmails(text: string): string {
+  // Most URLs have no @ at all: nothing to search.
+  if (!text.includes('@') && !/%40/i.test(text)) return text;
   let out = '';
-  let from = 0;
-  for (const m of text.matchAll(EMAIL_SHAPE)) {
-    let start = m.index;
-    while (start > from && LOCAL_PART_CHAR.test(text[start - 1]!)) start -= 1;
-    out += `${text.slice(from, start)}****`;
-    from = m.index + m[0].length;
+  let from = 0; // text before this is in `out`
+  let pos = 0;
+  while (pos < text.length) {
+    if (!LOCAL_CHAR.test(text[pos]!)) {
+      pos += 1;
+      continue;
+    }
+    // A run of local-part characters from `pos`; an @ can only follow it, a %40 is inside it. As
+    // the pattern's greedy local part does, take the last separator with a domain after it.
+    let runEnd = pos;
+    while (runEnd < text.length && LOCAL_CHAR.test(text[runEnd]!)) runEnd += 1;
+    let matchEnd = -1;
+    for (let i = pos + 1; i <= runEnd; i += 1) {
+      const sep = separatorAt(text, i);
+      if (sep === 0) continue;
+      const end = domainEnd(text, i + sep);
+      if (end > 0) matchEnd = end;
+    }
+    if (matchEnd < 0) {
+      pos = runEnd;
+      continue;
+    }
+    out += `${text.slice(from, pos)}****`;
+    from = pos = matchEnd;
   }
   return from === 0 ? text : out + text.slice(from);
 }
