@@ -4,14 +4,13 @@
 // account's mail switch, and never two mails for one event.
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
 import { testApp } from '../helpers/app.ts';
+import { smtpStandIn } from '../helpers/smtp.ts';
 import { hasPdfToText, pdfPages, squash } from '../helpers/pdftext.ts';
 import { catalogue, testWorker, waitFor as waitLong, type Catalogue } from '../jobs/support.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
@@ -23,12 +22,8 @@ const waitFor = <T>(what: string, check: () => Promise<T>) =>
     const docs = await t.database.db.execute(sql`select kind, status, note from documents`);
     throw new Error(`${(err as Error).message}; mails: ${JSON.stringify(rows.rows)}; documents: ${JSON.stringify(docs.rows)}`);
   });
-const received: ParsedMail[] = [];
 let refuseNext = 0;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
+const smtp = await smtpStandIn({
   onRcptTo(addr, _session, cb) {
     // A mailbox that does not exist: refused for good.
     if (addr.address === 'gone@example.org') return cb(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
@@ -38,25 +33,19 @@ const smtp = new SMTPServer({
     }
     cb();
   },
-  onData(stream, _session, cb) {
-    simpleParser(stream).then((m) => (received.push(m), cb()), cb);
-  },
 });
-await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-const port = (smtp.server.address() as AddressInfo).port;
+const { mailsTo } = smtp;
 
-const t = await testApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, ATRIUM_MAIL_FROM: 'Museum <tickets@museum.example>', ATRIUM_MAIL_REPLY_TO: 'help@museum.example' } });
+const t = await testApp({ env: { SMTP_URL: smtp.url, ATRIUM_MAIL_FROM: 'Museum <tickets@museum.example>', ATRIUM_MAIL_REPLY_TO: 'help@museum.example' } });
 let worker: Worker;
 let c: Catalogue;
 let reseller: string;
 after(async () => {
   await worker?.stop();
   await t.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 const db = t.database.db;
-const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address;
-const mailsTo = (addr: string) => received.filter((m) => to(m) === addr);
 
 async function order(customer: object, extra: object = {}) {
   const res = await t.request({

@@ -2,32 +2,23 @@
 // and that no tickets were issued (a real SMTP server on 127.0.0.1; the outbox dispatch and the
 // mail verb as the worker runs them). A refund made for another reason mails nothing of this kind.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { smtpStandIn } from '../helpers/smtp.ts';
 import { systemCtx } from '../../src/domain/context.ts';
 import { dispatchEvents } from '../../src/notify/dispatch.ts';
 import { sendMail } from '../../src/notify/mail/sendMail.ts';
 import { paymentsWorld, stripeCheckout, stripeWebhook, type PaymentsWorld } from './support.ts';
 
-const received: ParsedMail[] = [];
-const smtp = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-  onData(stream, _s, cb) {
-    simpleParser(stream).then((m) => (received.push(m), cb()), cb);
-  },
-});
-await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+const smtp = await smtpStandIn();
 
 let w: PaymentsWorld;
 before(async () => {
-  w = await paymentsWorld({ capacity: 1, env: { SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, ATRIUM_MAIL_FROM: 'Museum <tickets@museum.example>' } });
+  w = await paymentsWorld({ capacity: 1, env: { SMTP_URL: smtp.url, ATRIUM_MAIL_FROM: 'Museum <tickets@museum.example>' } });
 });
 after(async () => {
   await w.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 
 /** Dispatches the outbox and sends every pending mail of `kind`, as the worker would. */
@@ -56,13 +47,12 @@ async function lateOrder(min: number, email: string, locale: string) {
   return id;
 }
 
-const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address;
 
 test('late money refunded: one mail to the visitor in German, with the amount', async () => {
   const id = await lateOrder(600, 'spaet@example.org', 'de');
   await deliver('payment_returned');
   await deliver('payment_returned');
-  const mails = received.filter((m) => to(m) === 'spaet@example.org');
+  const mails = smtp.mailsTo('spaet@example.org');
   assert.equal(mails.length, 1);
   assert.equal(mails[0]!.subject, `Ihre Zahlung zur Buchung ${id} wurde erstattet`);
   assert.match(mails[0]!.text!, /Ihre Zahlung von 14,00\s€ zur Buchung Nr\. \d+ kam erst an/);
@@ -73,7 +63,7 @@ test('late money refunded: one mail to the visitor in German, with the amount', 
 test('in English for an English visitor', async () => {
   await lateOrder(660, 'late@example.org', 'en');
   await deliver('payment_returned');
-  const mails = received.filter((m) => to(m) === 'late@example.org');
+  const mails = smtp.mailsTo('late@example.org');
   assert.equal(mails.length, 1);
   assert.match(mails[0]!.subject!, /^Your payment for booking \d+ has been refunded$/);
   assert.match(mails[0]!.text!, /your payment of €14\.00 for booking no\. \d+ arrived after the reservation had expired/);

@@ -2,13 +2,11 @@
 // server, with the demo provider and a running worker (cards and vouchers are issued, invoices
 // rendered, by jobs); a catalogue; tokens; and the calls the tests make.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import type { IssuedInvoice } from '../../src/domain/documents/invoiceTypes.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import { pdfPages, squash } from '../helpers/pdftext.ts';
+import { smtpStandIn, type SmtpStandIn } from '../helpers/smtp.ts';
 import { catalogue, testWorker, waitFor, type Catalogue } from '../jobs/support.ts';
 
 export type Sold = { id: number; code_last4: string; status: string; pdf_url: string };
@@ -19,8 +17,8 @@ export interface LinesWorld {
   c: Catalogue;
   staff: string;
   reseller: string;
-  /** Every mail the SMTP server received. */
-  received: ParsedMail[];
+  /** The mails the SMTP server received for an address. */
+  mailsTo: SmtpStandIn['mailsTo'];
   close(): Promise<void>;
   post(url: string, payload: object, token?: string): ReturnType<TestApp['request']>;
   get(url: string, token?: string): ReturnType<TestApp['request']>;
@@ -35,20 +33,10 @@ export interface LinesWorld {
 }
 
 export async function linesWorld(): Promise<LinesWorld> {
-  const received: ParsedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, cb) {
-      simpleParser(stream).then((m) => (received.push(m), cb()), cb);
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  const port = (smtp.server.address() as AddressInfo).port;
+  const smtp = await smtpStandIn();
   const t = await testApp({
     env: {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: smtp.url,
       ATRIUM_MAIL_FROM: 'Museum <tickets@museum.example>',
       ATRIUM_DEMO: 'true',
       ATRIUM_PAYMENT_PROVIDERS: 'demo,desk,invoice',
@@ -64,11 +52,11 @@ export async function linesWorld(): Promise<LinesWorld> {
   const post = (url: string, payload: object, token = staff) => t.request({ method: 'POST', url: `/api/v4${url}`, token, payload });
   const get = (url: string, token: string | undefined = staff) => t.request({ method: 'GET', url: url.startsWith('/api') ? url : `/api/v4${url}`, ...(token ? { token } : {}) });
   return {
-    t, c, staff, reseller, received, post, get,
+    t, c, staff, reseller, mailsTo: smtp.mailsTo, post, get,
     async close() {
       await worker.stop();
       await t.close();
-      await new Promise<void>((r) => smtp.close(() => r()));
+      await smtp.close();
     },
     async order(body, token = staff) {
       const r = await post('/orders', body, token);
