@@ -10,6 +10,7 @@ import { systemClock } from '../../src/domain/clock.ts';
 import { addDays, localDateOf } from '../../src/domain/time.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { runCli } from './cli.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const database = await freshDatabase();
 const other = await freshDatabase({ max: 2 });
@@ -77,7 +78,7 @@ describe('atrium seed --demo', () => {
   });
 
   test('GET /api/v4/tickets lists the demo tickets for each caller', async () => {
-    const app = await buildApp({ database, config, logger: false, lazySchemas: true, warmSchemas: false });
+    const app = await buildApp({ database, config, logger: false, ...TEST_SCHEMAS });
     try {
       const titles = async (token?: string) => {
         const res = await app.inject({ method: 'GET', url: '/api/v4/tickets?locale=en&per_page=100', ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });

@@ -6,9 +6,10 @@ import { loadConfig } from '../../src/config.ts';
 import { apiTokens } from '../../src/db/schema/index.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { lastLine, runCli } from './cli.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const database = await freshDatabase();
-const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, lazySchemas: true, warmSchemas: false });
+const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, ...TEST_SCHEMAS });
 after(async () => {
   await app.close();
   await database.drop();

@@ -11,13 +11,14 @@ import { logLines } from '../helpers/logLines.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { linkOf, setPasswordThrough } from './passwordLinks.ts';
 import { signIn, staffUser } from './support.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const { lines, stream } = logLines();
 const database = await freshDatabase();
 const clock = new ManualClock(new Date());
 // An SMTP server nobody listens on: the mail fails at once and is logged as a warning.
 const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', SMTP_URL: 'smtp://127.0.0.1:9', ATRIUM_PUBLIC_RATE_LIMIT: '0', ATRIUM_ANON_RATE_LIMIT: '0', ATRIUM_USER_RATE_LIMIT: '0' });
-const app = await buildApp({ database, clock, config, logger: { level: 'info', stream }, lazySchemas: true, warmSchemas: false });
+const app = await buildApp({ database, clock, config, logger: { level: 'info', stream }, ...TEST_SCHEMAS });
 after(async () => {
   await app.close();
   await database.drop();

@@ -16,6 +16,7 @@ import { systemCtx } from '../../src/domain/context.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const database = await freshDatabase();
 const closers: Array<() => Promise<unknown>> = [];
@@ -38,7 +39,7 @@ async function twoNodes(clockA: Clock, clockB: Clock) {
   const q = await f.quota(database.db, { museumId, capacity: 4 });
   const ticketId = (await f.ticket(database.db, { museumId, quotaIds: [q.id] })).id;
   const startAt = zonedInstant(f.localDate(5), 600, 'Europe/Berlin').toISOString();
-  const [a, b] = await Promise.all([clockA, clockB].map((clock) => buildApp({ database, config, clock, logger: false, lazySchemas: true, warmSchemas: false })));
+  const [a, b] = await Promise.all([clockA, clockB].map((clock) => buildApp({ database, config, clock, logger: false, ...TEST_SCHEMAS })));
   closers.push(() => a!.close(), () => b!.close());
   const hold = (app: typeof a, quantity: number) =>
     app!.inject({ method: 'POST', url: '/api/v4/reservations', headers: { authorization: `Bearer ${token}` }, payload: { ticket_id: ticketId, quantity, start_at: startAt } });

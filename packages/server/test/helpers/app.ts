@@ -23,6 +23,15 @@ export interface TestApp {
   request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
 }
 
+/**
+ * How test apps compile their route schemas: on first use, as `atrium serve` does
+ * (src/http/api/lazy-schemas.ts), since a test file uses a few routes; and without the background
+ * compilation of the rest once listening, since a test that listens asks for a few pages.
+ * test/http/lazy-schemas.test.ts proves the answers equal those of eager compilation, and that the
+ * background compilation has no errors.
+ */
+export const TEST_SCHEMAS = { lazySchemas: true, warmSchemas: false } as const;
+
 export async function testApp(
   opts: { env?: Record<string, string>; now?: string | Date; testing?: Ctx['testing'] } = {},
 ): Promise<TestApp> {
@@ -42,12 +51,7 @@ export async function testApp(
   const sealing = { ATRIUM_WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
   const config = loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ...unlimited, ...issuer, ...sealing, ...opts.env });
   const clock = new ManualClock(opts.now ?? new Date());
-  // Route schemas compiled on first use, as `atrium serve` does (src/http/api/lazy-schemas.ts): a
-  // test file uses a few routes, and compiling all of them for every app was most of its start.
-  // test/http/lazy-schemas.test.ts proves the answers equal those of eager compilation, and that
-  // the background compilation once listening (left out here: a test that listens asks for a few
-  // pages, and compiling every other schema besides was a good share of its work) has no errors.
-  const app = await buildApp({ database, config, clock, logger: false, lazySchemas: true, warmSchemas: false, ...(opts.testing ? { testing: opts.testing } : {}) });
+  const app = await buildApp({ database, config, clock, logger: false, ...TEST_SCHEMAS, ...(opts.testing ? { testing: opts.testing } : {}) });
   recordTraffic(app);
   let n = 0;
   return {

@@ -6,13 +6,13 @@ import { openDatabase } from '../../src/db/client.ts';
 import { customers, idempotencyKeys } from '../../src/db/schema/index.ts';
 import { completeIdempotencyKey } from '../../src/domain/idempotency/completeIdempotencyKey.ts';
 import { requestHash } from '../../src/domain/idempotency/internal.ts';
-import { testApp } from '../helpers/app.ts';
+import { testApp, TEST_SCHEMAS } from '../helpers/app.ts';
 
 const t = await testApp();
 // A second application with its own connection pool on the same database stands in for a second
 // server process behind the load balancer: all idempotency state must live in PostgreSQL.
 const secondDb = openDatabase(t.database.url, { max: 10 });
-const second = await buildApp({ database: secondDb, config: t.config, clock: t.clock, logger: false, lazySchemas: true, warmSchemas: false });
+const second = await buildApp({ database: secondDb, config: t.config, clock: t.clock, logger: false, ...TEST_SCHEMAS });
 after(async () => {
   await second.close();
   await secondDb.close();

@@ -10,6 +10,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { logLines } from '../helpers/logLines.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const { lines, stream } = logLines();
 const database = await freshDatabase();
@@ -17,8 +18,7 @@ const app = await buildApp({
   database,
   config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ATRIUM_MAX_CONNECTIONS: '30', ATRIUM_MAX_CONNECTIONS_PER_ADDRESS: '10' }),
   logger: { level: 'warn', stream },
-  lazySchemas: true,
-  warmSchemas: false,
+  ...TEST_SCHEMAS,
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as net.AddressInfo).port;

@@ -13,6 +13,7 @@ import { databaseTimeouts } from '../../src/db/timeouts.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const fresh = await freshDatabase();
 const config = loadConfig({
@@ -24,7 +25,7 @@ const config = loadConfig({
 });
 // The pool as `atrium serve` opens it (cli/serve.ts): web timeouts on every connection.
 const database = openDatabase(fresh.url, { max: 5, ...databaseTimeouts(config, 'web') });
-const app = await buildApp({ database, config, logger: false, lazySchemas: true, warmSchemas: false });
+const app = await buildApp({ database, config, logger: false, ...TEST_SCHEMAS });
 const { token } = await createToken({ db: database.db, clock: systemClock }, { class: 'user', name: 'timeouts', rights: ['*'] });
 const auth = { authorization: `Bearer ${token}` };
 const locker = new pg.Client({ connectionString: fresh.url });

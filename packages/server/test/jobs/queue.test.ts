@@ -15,7 +15,7 @@ import { renderConfirmationPdf } from '../../src/documents/render/confirmation.t
 import { renderInvoicePdf } from '../../src/documents/render/invoice.ts';
 import { renderTicketsPdf } from '../../src/documents/render/tickets.ts';
 import { renderEInvoiceXml } from '../../src/documents/einvoice/build.ts';
-import { testApp } from '../helpers/app.ts';
+import { testApp, TEST_SCHEMAS } from '../helpers/app.ts';
 import { catalogue, documentStatus, finalizedOrder, queuedJobs, testWorker, waitFor, type Catalogue } from './support.ts';
 
 const t = await testApp();
@@ -176,7 +176,7 @@ describe('job queue', () => {
   test('buildApp({ worker: true }) runs jobs and stops its worker when the app closes', async () => {
     const o = await finalizedOrder(t, reseller, c);
     const other = openDatabase(t.database.url, { max: 5 });
-    const app = await buildApp({ database: other, config: t.config, clock: t.clock, logger: false, worker: true, lazySchemas: true, warmSchemas: false });
+    const app = await buildApp({ database: other, config: t.config, clock: t.clock, logger: false, worker: true, ...TEST_SCHEMAS });
     try {
       await waitFor('documents by the app worker', async () => (await statuses([o.id])).every((d) => d.status === 'available'));
     } finally {

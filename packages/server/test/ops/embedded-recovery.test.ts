@@ -15,6 +15,7 @@ import { openDatabase } from '../../src/db/client.ts';
 import { locateDatabase } from '../../src/db/locate.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { installQueue } from '../../src/jobs/queue.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-recovery-'));
@@ -83,7 +84,7 @@ test('a PostgreSQL that dies is restarted on the same port; /readyz is 503 meanw
   const located = await locateDatabase(loadConfig({ ATRIUM_DATA_DIR: dataDir }), 'server', (m) => notes.push(m));
   const database = openDatabase(located.url, { max: 3 });
   await runMigrations(database.pool, { installQueue });
-  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: dataDir }), logger: false, lazySchemas: true, warmSchemas: false });
+  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: dataDir }), logger: false, ...TEST_SCHEMAS });
   try {
     assert.equal((await app.inject({ url: '/readyz' })).statusCode, 200);
     const first = postmasterPid(dataDir);

@@ -13,6 +13,7 @@ import { MAX_LOG_LINE } from '../../src/ops/log-safety.ts';
 import { maskUrl } from '../../src/http/api/plugins/request-log.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { logLines } from '../helpers/logLines.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const { lines, stream } = logLines();
 const database = await freshDatabase();
@@ -22,8 +23,7 @@ const app = await buildApp({
   clock,
   config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }),
   logger: { level: 'info', stream },
-  lazySchemas: true,
-  warmSchemas: false,
+  ...TEST_SCHEMAS,
 });
 // A secret-bearing value as big as an upload, bound to a statement that fails in PostgreSQL
 // (invalid input for an integer): the shape of the failure the probe saw.

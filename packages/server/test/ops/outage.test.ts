@@ -16,6 +16,7 @@ import { runMigrations } from '../../src/db/migrate.ts';
 import { installQueue } from '../../src/jobs/queue.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-outage-'));
 // As root the embedded PostgreSQL runs as the `postgres` user, which must reach the directory.
@@ -46,7 +47,7 @@ test('database down → quick 503 with Retry-After; back up → the same app rec
   const url = server.url.replace(/\/postgres$/, '/atrium');
   database = openDatabase(url, { max: 5 });
   await runMigrations(database.pool, { installQueue });
-  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, lazySchemas: true, warmSchemas: false });
+  const app = await buildApp({ database, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, ...TEST_SCHEMAS });
   after(() => app.close());
   const { token } = await createToken({ db: database.db, clock: systemClock }, { class: 'user', name: 'outage', rights: ['*'] });
   const auth = { authorization: `Bearer ${token}` };

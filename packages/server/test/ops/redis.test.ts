@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { freePort } from '../../src/db/embedded.ts';
-import { testApp, type TestApp } from '../helpers/app.ts';
+import { testApp, type TestApp, TEST_SCHEMAS } from '../helpers/app.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
@@ -30,7 +30,7 @@ describe('rate limits in Redis', () => {
     const one = await testApp({ env });
     cleanups.push(() => one.close());
     // The second node: same database and configuration, its own process state.
-    const two = await buildApp({ database: one.database, config: one.config, clock: one.clock, logger: false, lazySchemas: true, warmSchemas: false });
+    const two = await buildApp({ database: one.database, config: one.config, clock: one.clock, logger: false, ...TEST_SCHEMAS });
     cleanups.push(() => two.close());
     const admin = new Redis(redisUrl!);
     cleanups.push(async () => {

@@ -10,6 +10,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import { maskUrl } from '../../src/http/api/plugins/request-log.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { logLines } from '../helpers/logLines.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const { lines, stream } = logLines();
 const database = await freshDatabase();
@@ -19,8 +20,7 @@ const app = await buildApp({
   clock,
   config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent', ATRIUM_RESELLER_RATE_LIMIT: '4' }),
   logger: { level: 'info', stream },
-  lazySchemas: true,
-  warmSchemas: false,
+  ...TEST_SCHEMAS,
 });
 // A route of the test's own with a body schema, to produce a 422 with an `errors` list.
 app.post('/api/v4/test-validation', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }));

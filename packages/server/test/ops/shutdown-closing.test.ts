@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { freshDatabase } from '../helpers/db.ts';
+import { TEST_SCHEMAS } from '../helpers/app.ts';
 
 const db = await freshDatabase();
 after(() => db.drop());
@@ -48,7 +49,7 @@ function parse(raw: string) {
 }
 
 test('closing: idle sockets closed, running requests finish, late ones get a spec 503', { timeout: 30_000 }, async () => {
-  const app = await buildApp({ database: db, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, lazySchemas: true, warmSchemas: false });
+  const app = await buildApp({ database: db, config: loadConfig({ ATRIUM_DATA_DIR: '/nonexistent' }), logger: false, ...TEST_SCHEMAS });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as net.AddressInfo).port;
   const { token } = await createToken({ db: db.db, clock: systemClock }, { class: 'user', name: 'closing', rights: ['*'] });
