@@ -70,3 +70,13 @@ export async function sellByEnter(page: Page): Promise<void> {
   await page.keyboard.press('Enter');
   await page.getByText(/^Sold: order/).first().waitFor();
 }
+
+/**
+ * The id of the focused element once the page's autofocus has been applied, which Chromium does
+ * after the page has loaded, not at once: waits up to 5 s for `expected`, then answers whatever
+ * has the focus.
+ */
+export async function focusAfterLoad(page: Page, expected: string): Promise<string> {
+  await page.waitForFunction((id) => document.activeElement?.id === id, expected, { timeout: 5_000 }).catch(() => {});
+  return page.evaluate(() => document.activeElement?.id ?? '');
+}

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { ConsoleFixture } from '../console/fixture.ts';
 import { PASSWORD } from '../console/support.ts';
-import { deskFixture, launchChromium, noSeriousViolations, sellByEnter, shot, signedInPage } from './console-support.ts';
+import { deskFixture, focusAfterLoad, launchChromium, noSeriousViolations, sellByEnter, shot, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
@@ -20,7 +20,7 @@ test('a 50 € gift card joins the basket by keyboard and is sold for cash with 
     const { page, problems } = await signedInPage(browser, base, fx.staff.box_office, PASSWORD);
     await page.goto(`${base}/console/sale?date=${fx.day}`);
     const active = () => page.evaluate(() => document.activeElement?.id ?? '');
-    assert.equal(await active(), `q-T-${fx.A.ticketId}`, 'the first quantity has the focus');
+    assert.equal(await focusAfterLoad(page, `q-T-${fx.A.ticketId}`), `q-T-${fx.A.ticketId}`, 'the first quantity has the focus');
     await page.keyboard.press('1');
     // Tab on to the 50 € button (after the offer and the Add button), then Enter.
     for (let n = 0; n < 40 && (await active()) !== 'card-5000'; n += 1) await page.keyboard.press('Tab');

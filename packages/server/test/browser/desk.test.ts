@@ -12,7 +12,7 @@ import { PASSWORD } from '../console/support.ts';
 import { reducedTicket } from '../desk/support.ts';
 import * as f from '../helpers/factories.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
-import { launchChromium, noSeriousViolations, shot, signedInPage } from './console-support.ts';
+import { focusAfterLoad, launchChromium, noSeriousViolations, shot, signedInPage } from './console-support.ts';
 
 let fx: ConsoleFixture;
 let base = '';
@@ -37,7 +37,7 @@ test('the family sale by keyboard, a split payment, a partial cancellation and t
     const clicks = 0;
     const press = async (k: string) => { keys += 1; await page.keyboard.press(k); };
     const type = async (s: string) => { for (const ch of s) await press(ch); };
-    assert.equal(await page.evaluate(() => document.activeElement?.id), `q-T-${fx.A.ticketId}`, 'the first quantity has the focus');
+    assert.equal(await focusAfterLoad(page, `q-T-${fx.A.ticketId}`), `q-T-${fx.A.ticketId}`, 'the first quantity has the focus');
     await type('2');
     await press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.id), `q-T-${reduced}`);
