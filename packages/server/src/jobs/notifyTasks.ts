@@ -22,7 +22,10 @@ export function notifyTaskList(ctx: Ctx): TaskList {
     },
     [TASKS.sendMail]: async (payload, helpers) => {
       const waits = Number((payload as { waits?: unknown } | null)?.waits) || 0;
-      await sendMail(ctx, { mailId: numberField(payload, 'mailId'), waits }, { warn: (obj, msg) => helpers.logger.warn(msg, obj as Record<string, unknown>) });
+      await sendMail(ctx, { mailId: numberField(payload, 'mailId'), waits }, {
+        warn: (obj, msg) => helpers.logger.warn(msg, obj as Record<string, unknown>),
+        error: (obj, msg) => helpers.logger.error(msg, obj as Record<string, unknown>),
+      });
     },
   };
 }

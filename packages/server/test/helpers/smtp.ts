@@ -17,7 +17,13 @@ export interface SmtpStandIn {
 /** The first recipient's address of a message. */
 const recipient = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address;
 
-export async function smtpStandIn(opts: { onRcptTo?: SMTPServerOptions['onRcptTo'] } = {}): Promise<SmtpStandIn> {
+export interface SmtpStandInOptions {
+  onRcptTo?: SMTPServerOptions['onRcptTo'];
+  /** Runs after a message is received and before the server answers that it accepted it. */
+  beforeAccept?: (m: ParsedMail) => Promise<void>;
+}
+
+export async function smtpStandIn(opts: SmtpStandInOptions = {}): Promise<SmtpStandIn> {
   const received: ParsedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -25,7 +31,12 @@ export async function smtpStandIn(opts: { onRcptTo?: SMTPServerOptions['onRcptTo
     logger: false,
     ...(opts.onRcptTo ? { onRcptTo: opts.onRcptTo } : {}),
     onData(stream, _session, cb) {
-      simpleParser(stream).then((m) => (received.push(m), cb()), cb);
+      simpleParser(stream)
+        .then(async (m) => {
+          received.push(m);
+          await opts.beforeAccept?.(m);
+        })
+        .then(() => cb(), cb);
     },
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));

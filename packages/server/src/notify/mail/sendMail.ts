@@ -3,6 +3,8 @@
 // rendered (re-queued with a growing pause, bounded). An SMTP failure is recorded and thrown, so
 // the queue retries with backoff; after MAX_ATTEMPTS, or at once on a permanent refusal (an SMTP
 // 5xx answer), the mail is `failed`, stored and logged with the reason.
+// Once the SMTP server has accepted a mail, `sent` is written with retries that outlast a
+// database restart: a lost write would leave the mail pending, and the queue would send it again.
 // The Message-ID is fixed per mail: if a crash repeats a send the SMTP server already accepted,
 // mail systems can recognise the duplicate.
 import { sql } from 'drizzle-orm';
@@ -14,6 +16,7 @@ import type { MailKind } from './kinds.ts';
 import { renderMail } from './templates.ts';
 import { mailStem } from './files.ts';
 import { deliverMail } from './transport.ts';
+import { OUTAGE_WAITS_MS, withRetries } from '../retries.ts';
 
 export const MAX_ATTEMPTS = 12;
 
@@ -30,7 +33,9 @@ type Row = { id: number; event_id: string; kind: string; recipient: string; loca
 export async function sendMail(
   ctx: Ctx,
   input: { mailId: number; waits?: number },
-  log?: { warn(obj: object, msg: string): void },
+  log?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void },
+  /** The pauses between tries to record a mail the SMTP server accepted (tests shorten them). */
+  recordWaitsMs: readonly number[] = OUTAGE_WAITS_MS,
 ): Promise<'sent' | 'waiting' | 'failed' | 'skipped'> {
   const [m] = (
     await ctx.db.execute<Row>(sql`
@@ -63,8 +68,9 @@ export async function sendMail(
   const s = ctx.config.notify;
   const domain = /@([^>\s]+)>?\s*$/.exec(s.mailFrom)?.[1] ?? 'atrium.invalid';
   const messageId = `<${m.event_id}.${kind}@${domain}>`;
+  let sent: { messageId: string };
   try {
-    const sent = await deliverMail(
+    sent = await deliverMail(
       s,
       ctx.config.dataDir,
       {
@@ -80,9 +86,6 @@ export async function sendMail(
       },
       mailStem(m.id, kind),
     );
-    await ctx.db.execute(sql`update mail_messages set status = 'sent', sent_at = ${ctx.clock.now()}, message_id = ${sent.messageId}, locale = ${lang},
-      attempt_count = attempt_count + 1 where id = ${m.id}`);
-    return 'sent';
   } catch (err) {
     const reason = String((err as Error).message ?? err).slice(0, 500);
     const attempts = m.attempt_count + 1;
@@ -93,4 +96,17 @@ export async function sendMail(
     if (failed) return 'failed';
     throw new Error(`mail ${m.id} not sent: ${reason}`);
   }
+  try {
+    await withRetries(
+      () =>
+        ctx.db.execute(sql`update mail_messages set status = 'sent', sent_at = ${ctx.clock.now()}, message_id = ${sent.messageId}, locale = ${lang},
+          attempt_count = attempt_count + 1 where id = ${m.id} and status = 'pending'`),
+      recordWaitsMs,
+    );
+  } catch (err) {
+    // The database stayed away longer than the waits: the queue's retry will send it again.
+    log?.error?.({ mailId: m.id, eventId: m.event_id, kind }, 'mail sent but not recorded; it may be sent twice');
+    throw new Error(`mail ${m.id} sent but not recorded: ${String((err as Error).message ?? err).slice(0, 200)}`);
+  }
+  return 'sent';
 }

@@ -77,19 +77,3 @@ export async function claimDelivery(ctx: Ctx, deliveryId: number): Promise<Claim
     };
   });
 }
-
-/**
- * Writes an attempt's outcome, retried a few times: the POST's result is known here, and losing
- * it to a passing database error (a pool that cannot hand out a connection under load) would
- * make the queue send the same event again.
- */
-export async function withRetries<T>(work: () => Promise<T>, waitsMs = [250, 1000, 3000]): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (i >= waitsMs.length) throw err;
-      await new Promise((r) => setTimeout(r, waitsMs[i]));
-    }
-  }
-}
