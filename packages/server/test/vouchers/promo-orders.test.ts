@@ -93,8 +93,13 @@ describe('the last use under concurrency', () => {
 
   test('control: without the guard both orders get the discount (the test above would catch it)', async () => {
     // The other locks of an order are off too, so nothing but the guard could keep them apart.
-    const r = await race(loose, 'LOOSE');
-    assert.equal(r.ok, 2, JSON.stringify(r));
+    // The double use needs the two orders to overlap, which a busy machine does not always
+    // give on the first try: up to six races, each with a code of its own.
+    const tries: Array<Awaited<ReturnType<typeof race>>> = [];
+    do tries.push(await race(loose, `LOOSE${tries.length}`));
+    while (tries.at(-1)!.ok < 2 && tries.length < 6);
+    const r = tries.at(-1)!;
+    assert.equal(r.ok, 2, JSON.stringify(tries));
     assert.equal(r.uses, 2);
   });
 });
