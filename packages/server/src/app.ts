@@ -50,6 +50,7 @@ import { healthRoutes } from './http/api/routes/health.ts';
 import { startWorker, workerPoolSize } from './jobs/worker.ts';
 import { webhookKey } from './notify/webhooks/key.ts';
 import { capLine, safeError } from './ops/log-safety.ts';
+import { named } from './http/plugin-name.ts';
 
 export interface AppOptions {
   database: Database;
@@ -190,24 +191,24 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await rateLimiting(app, config, counters.store);
   // The job runner starts below; until then (and without one) readiness is the database's.
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
-  await app.register(healthRoutes(database.pool, () => worker?.health()));
+  await app.register(named(healthRoutes(database.pool, () => worker?.health()), 'healthRoutes'));
   // Route options that depend on settings (the upload route's body limit) read it at registration.
   app.decorate('atriumConfig', config);
-  await app.register(apiRoutes, { prefix: '/api/v4' });
+  await app.register(named(apiRoutes), { prefix: '/api/v4' });
   // Picture files (src/domain/media), linked from the catalogue's go~mus `picture` objects.
-  await app.register(mediaFileRoutes);
+  await app.register(named(mediaFileRoutes));
   // The go~mus v3 entry API and the /scan page (docs/adr/0017-entry-control.md).
-  await app.register(gomusEntryRoutes, { prefix: '/api/v3' });
-  await app.register(scanPage);
+  await app.register(named(gomusEntryRoutes), { prefix: '/api/v3' });
+  await app.register(named(scanPage));
   // The OCTO endpoint for distribution platforms (docs/octo.md), in its own error shape.
-  await app.register(octoRoutes, { prefix: '/octo' });
+  await app.register(named(octoRoutes), { prefix: '/octo' });
   // The staff console, in its own encapsulated context (docs/adr/0021-staff-console.md).
   // The visitor's manage-booking pages and the shop's embedding scripts (docs/shop.md).
-  await app.register(shopManagePlugin({ db: database.db, clock, config, limiter }), { prefix: '/shop/manage' });
-  await app.register(shopEmbed, { prefix: '/shop' });
-  if (config.console) await app.register(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), { prefix: '/console' });
+  await app.register(named(shopManagePlugin({ db: database.db, clock, config, limiter }), 'shopManagePlugin'), { prefix: '/shop/manage' });
+  await app.register(named(shopEmbed), { prefix: '/shop' });
+  if (config.console) await app.register(named(consolePlugin({ db: database.db, clock, config, ...(opts.caches ? { masterData: opts.caches.masterData } : {}) }), 'consolePlugin'), { prefix: '/console' });
   // The visitor shop, another transport over the same verbs (docs/api-contract.md §20).
-  await app.register(shopPlugin({ db: database.db, clock, config, limiter, ...(opts.caches ? { masterData: opts.caches.masterData } : {}), ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.shopLimits ? { limits: opts.shopLimits } : {}) }), { prefix: '/shop' });
+  await app.register(named(shopPlugin({ db: database.db, clock, config, limiter, ...(opts.caches ? { masterData: opts.caches.masterData } : {}), ...(opts.testing ? { testing: opts.testing } : {}), ...(opts.shopLimits ? { limits: opts.shopLimits } : {}) }), 'shopPlugin'), { prefix: '/shop' });
   if (opts.worker) {
     // The jobs run on a pool of their own with the background class's timeouts (db/timeouts.ts).
     const url = (database.pool as { options?: { connectionString?: string } }).options?.connectionString;

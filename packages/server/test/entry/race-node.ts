@@ -12,7 +12,9 @@ const app = await buildApp({
   database,
   config: loadConfig(process.env),
   logger: false,
+  // Schemas compiled on first use; a test node lives for a few requests, so none in the background.
   lazySchemas: true,
+  warmSchemas: false,
   testing: { disableEntryLocks: process.env.ENTRY_UNLOCKED === '1', disableHoldLimitLock: process.env.HOLD_LIMITS_UNLOCKED === '1', disableGiftCardGuard: process.env.GIFT_CARD_UNGUARDED === '1' },
 });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -16,6 +16,7 @@ import { ticketIdOf } from './ids.ts';
 import { bookingRoutes } from './bookings.ts';
 import { offerCalendar, offerCheck, offerOf, offerOfRequest, offerProduct, offerProducts } from './offer-routes.ts';
 import { offerIdOf } from './offers.ts';
+import { named } from '../plugin-name.ts';
 
 export async function octoRoutes(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -86,6 +87,6 @@ export async function octoRoutes(app: FastifyInstance) {
     return check(req, t, b, viewOf(req));
   });
 
-  await app.register(bookingRoutes);
+  await app.register(named(bookingRoutes));
 }
 

@@ -24,6 +24,7 @@ import type { ShopDeps } from './deps.ts';
 import { readAfresh, type Keep } from './offers.ts';
 import { shared } from './render.ts';
 import { memoryLimiter } from '../../ops/limiter.ts';
+import { named } from '../plugin-name.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,12 +74,12 @@ export function shopPlugin(deps: ShopDeps): FastifyPluginAsync {
     shopErrors(app);
     const counts = deps.limiter ?? memoryLimiter();
     const limiter = shopLimiter(counts, deps.limits ?? limitsFromEnv(process.env));
-    await app.register(assetRoutes);
-    await app.register(catalogRoutes);
-    await app.register(cartRoutes(limiter));
-    await app.register(checkoutRoutes(limiter));
-    await app.register(orderRoutes);
-    await app.register(giftCardRoutes(counts));
-    await app.register(codeSaleRoutes(limiter));
+    await app.register(named(assetRoutes));
+    await app.register(named(catalogRoutes));
+    await app.register(named(cartRoutes(limiter), 'cartRoutes'));
+    await app.register(named(checkoutRoutes(limiter), 'checkoutRoutes'));
+    await app.register(named(orderRoutes));
+    await app.register(named(giftCardRoutes(counts), 'giftCardRoutes'));
+    await app.register(named(codeSaleRoutes(limiter), 'codeSaleRoutes'));
   };
 }

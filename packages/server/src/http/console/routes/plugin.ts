@@ -14,6 +14,7 @@ import { consoleErrors, showError } from './errors.ts';
 import { consoleHeaders, givenCsrf, sameToken, sessionCookie } from './security.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { PAGES } from './pages.ts';
+import { named } from '../../plugin-name.ts';
 
 export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
@@ -55,7 +56,7 @@ export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
       };
     });
     consoleErrors(app);
-    await app.register(assetRoutes);
-    for (const page of PAGES) await app.register(page(deps));
+    await app.register(named(assetRoutes));
+    for (const page of PAGES) await app.register(named(page(deps), 'page'));
   };
 }

@@ -21,6 +21,7 @@ import { pickLocale, translator } from './i18n.ts';
 import { memoryLimiter, type Limiter } from '../../../ops/limiter.ts';
 import { renderManage } from './render.ts';
 import { manageRoutes } from './routes.ts';
+import { named } from '../../plugin-name.ts';
 
 export interface ManageDeps {
   db: Db;
@@ -101,6 +102,6 @@ export function shopManagePlugin(deps: ManageDeps, opts: { maxMisses?: number; w
     });
     app.get('/assets/manage.css', { schema: { hide: true } }, async (_req, reply) =>
       reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS));
-    await app.register(manageRoutes(deps));
+    await app.register(named(manageRoutes(deps), 'manageRoutes'));
   };
 }

@@ -7,12 +7,13 @@ import { museumRoutes } from './museums.ts';
 import { quotaRoutes } from './quotas.ts';
 import { ticketRoutes } from './tickets.ts';
 import { tourRoutes } from './tours.ts';
+import { named } from '../../../plugin-name.ts';
 
 export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(museumRoutes);
-  await app.register(ticketRoutes);
-  await app.register(eventRoutes);
-  await app.register(tourRoutes);
-  await app.register(quotaRoutes);
-  await app.register(gomusCatalogRoutes);
+  await app.register(named(museumRoutes));
+  await app.register(named(ticketRoutes));
+  await app.register(named(eventRoutes));
+  await app.register(named(tourRoutes));
+  await app.register(named(quotaRoutes));
+  await app.register(named(gomusCatalogRoutes));
 };

@@ -14,6 +14,7 @@ import { errorResponses } from '../../schemas/common.ts';
 import { DocumentEnvelope, DocumentList, DocumentParam, ListDocumentsQuery, UploadBody } from '../../schemas/documents.ts';
 import { gomusDocumentRoutes } from './gomus.ts';
 import { serializeDocument } from '../../../../domain/documents/json.ts';
+import { named } from '../../../plugin-name.ts';
 
 const read = tokenOnly(['user', 'reseller'], ['documents', 'read']);
 const write = tokenOnly(['user', 'reseller'], ['documents', 'write']);
@@ -114,5 +115,5 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  await app.register(gomusDocumentRoutes);
+  await app.register(named(gomusDocumentRoutes));
 };

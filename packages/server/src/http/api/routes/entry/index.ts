@@ -13,13 +13,14 @@ import { setEntryRules } from '../../../../domain/entry/setEntryRules.ts';
 import { scanWithView } from '../../../../domain/entry/scanBarcode.ts';
 import { scanJson } from '../../../../domain/entry/json.ts';
 import { gomusV4EntryRoutes } from './gomusV4.ts';
+import { named } from '../../../plugin-name.ts';
 
 const scan = tokenOnly(['entry', 'user'], ['orders', 'write']);
 const read = tokenOnly(['entry', 'user'], ['orders', 'read']);
 const tags = ['entry'];
 
 export const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(gomusV4EntryRoutes);
+  await app.register(named(gomusV4EntryRoutes));
 
   app.post(
     '/scans',

@@ -20,6 +20,7 @@ import {
   Balance, BalanceQuery, CodeBody, CorrectionBody, GiftCardList, GiftCardParam, GiftCardPaymentBody, GiftCardWithLedger, IssueBody, IssuedGiftCard,
   LedgerList, ListQuery,
 } from './schemas.ts';
+import { named } from '../../../plugin-name.ts';
 
 const read = tokenOnly(['user'], ['orders', 'read']);
 const write = tokenOnly(['user'], ['orders', 'write']);
@@ -137,5 +138,5 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  await app.register(giftCardReportRoutes);
+  await app.register(named(giftCardReportRoutes));
 };

@@ -6,13 +6,14 @@ import { errorResponses } from '../../schemas/common.ts';
 import { API_VERSION, SYSTEM_VERSION } from '../../plugins/docs.ts';
 import { lookupRoutes } from './lookups.ts';
 import { shopRoutes } from './shop.ts';
+import { named } from '../../../plugin-name.ts';
 
 export const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // go~mus answers its build time in `time`; Atrium has no build step, so it is when this server
   // started (the moment the running code took over), which is what a client comparing it learns.
   const started = new Date().toISOString();
-  await app.register(lookupRoutes);
-  await app.register(shopRoutes);
+  await app.register(named(lookupRoutes));
+  await app.register(named(shopRoutes));
   app.get(
     '/whoami',
     {

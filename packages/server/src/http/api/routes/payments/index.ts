@@ -19,6 +19,7 @@ import {
   RefundParam,
 } from './schemas.ts';
 import { paymentWebhookRoutes } from './webhooks.ts';
+import { named } from '../../../plugin-name.ts';
 
 const read = tokenOnly(['user', 'reseller'], ['orders', 'read']);
 const pay = tokenOnly(['user', 'reseller'], ['orders', 'write']);
@@ -137,5 +138,5 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ({ refund: serializeRefund(await retryRefund(req.ctx, providers(req), req.params.id, req.params.refund_id), zone(req)) }),
   );
 
-  await app.register(paymentWebhookRoutes);
+  await app.register(named(paymentWebhookRoutes));
 };

@@ -15,13 +15,14 @@ import {
 } from '../../schemas/webhooks.ts';
 import { notifySettingsRoutes } from './notifySettings.ts';
 import { serializeDelivery, serializeWebhook } from './serialize.ts';
+import { named } from '../../../plugin-name.ts';
 
 const read = tokenOnly(['user', 'reseller'], ['webhooks', 'read']);
 const write = tokenOnly(['user', 'reseller'], ['webhooks', 'write']);
 const tags = ['webhooks'];
 
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(notifySettingsRoutes);
+  await app.register(named(notifySettingsRoutes));
   const zone = (req: FastifyRequest) => req.ctx.config.zone;
   const delivery = (req: FastifyRequest, d: DeliveryView) => ({ delivery: serializeDelivery(d, zone(req)) });
 
