@@ -23,8 +23,8 @@ async function count(w: ShopWorld, q: ReturnType<typeof sql>) {
 }
 
 /** Every visitor puts the same tour start in the cart (tours are not held), then all check out at once. */
-async function tourRace(w: ShopWorld): Promise<number> {
-  const start = w.slot(14 * 60);
+async function tourRace(w: ShopWorld, hour = 14): Promise<number> {
+  const start = w.slot(hour * 60);
   const vs = Array.from({ length: VISITORS }, (_, i) => new Visitor(w.t, { lang: 'en', ip: `10.0.0.${i + 1}` }));
   for (const v of vs) assert.equal(redirectOf(await v.post('/shop/cart/tours', { tour: w.tourId, start, language: w.langs[0], quantity: 2 })), '/shop/cart');
   const answers = await Promise.all(vs.map((v) => checkout(v)));
@@ -46,7 +46,14 @@ test('two and more checkouts for one tour start: one booking, never two', async 
 });
 
 test('control run: without the capacity locks the same race books the start twice or more', async () => {
-  assert.ok((await tourRace(control)) > 1, 'the control run must oversell, or this test proves nothing');
+  // The double booking needs checkouts that overlap, which a loaded machine does not always give
+  // on the first try: up to four races, each for a start of its own.
+  const booked: number[] = [];
+  for (const hour of [14, 13, 12, 11]) {
+    booked.push(await tourRace(control, hour));
+    if (booked.at(-1)! > 1) break;
+  }
+  assert.ok(booked.at(-1)! > 1, `the control run must oversell, or this test proves nothing (bookings per race: ${booked.join(', ')})`);
 });
 
 test('ten visitors holding the last four places: four held, nothing oversold', async () => {
