@@ -23,6 +23,8 @@ export async function hookReceiver(holdMs: () => number): Promise<Sink> {
   let open = 0;
   const server = http.createServer((req, res) => {
     open++;
+    // A sender killed mid-request: the request ends in an error, and the delivery was not taken.
+    req.on('error', () => undefined);
     req.resume();
     req.on('end', () => {
       const id = String(req.headers['webhook-id'] ?? '');
@@ -71,6 +73,10 @@ export async function smtpSink(holdMs: () => number): Promise<Sink> {
       );
     },
   });
+  // A sender killed mid-transaction resets its connection, and smtp-server reports that as an
+  // 'error' event on the server: expected here (the mail counts as not taken, onClose above), and
+  // without a listener it would end the drill's process.
+  smtp.on('error', () => undefined);
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
   return {
     url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,

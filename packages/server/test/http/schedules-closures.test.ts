@@ -126,8 +126,14 @@ const GUARDS = ['order_items', 'reservations'];
 test('control: without the race guard, bookings racing the closure survive on the closed day', async () => {
   for (const table of GUARDS) await db.execute(sql.raw(`drop trigger ${table}_closure_guard on ${table}`));
   try {
-    const r = await race('2026-06-09');
-    assert.ok(r.survivors > 0, `the control run should let a racing booking through (${JSON.stringify(r)})`);
+    // A booking that survives needs one that overlaps the closure, which a loaded machine does not
+    // always give on the first try: up to three races, each on a day of its own.
+    const runs = [];
+    for (const day of ['2026-06-09', '2026-06-16', '2026-06-23']) {
+      runs.push(await race(day));
+      if (runs.at(-1)!.survivors > 0) break;
+    }
+    assert.ok(runs.at(-1)!.survivors > 0, `the control run should let a racing booking through (${JSON.stringify(runs)})`);
   } finally {
     for (const table of GUARDS) {
       await db.execute(sql.raw(`create trigger ${table}_closure_guard before insert on ${table} for each row execute function atrium_closure_guard()`));

@@ -39,8 +39,14 @@ describe('refund race', () => {
   test('control run without the locks: the same requests refund more than was paid', async () => {
     testing.disablePaymentLocks = true;
     try {
-      const r = await race(630);
-      assert.ok(r.refunded > 1400, `expected an over-refund without the locks, got ${JSON.stringify(r)}`);
+      // The over-refund needs requests that overlap, which a loaded machine does not always give
+      // on the first try: up to three races, each on an order of its own.
+      const runs = [];
+      for (const min of [630, 690, 720]) {
+        runs.push(await race(min));
+        if (runs.at(-1)!.refunded > 1400) break;
+      }
+      assert.ok(runs.at(-1)!.refunded > 1400, `expected an over-refund without the locks, got ${JSON.stringify(runs)}`);
     } finally {
       testing.disablePaymentLocks = false;
     }
