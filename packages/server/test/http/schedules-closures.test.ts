@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { isoInZone, zonedInstant } from '../../src/domain/time.ts';
 import * as f from '../helpers/factories.ts';
 import { testApp } from '../helpers/app.ts';
+import { raceUntilFault } from '../helpers/control.ts';
 
 const Z = 'Europe/Berlin';
 const t = await testApp({ now: '2026-03-01T08:00:00Z' });
@@ -126,13 +127,8 @@ const GUARDS = ['order_items', 'reservations'];
 test('control: without the race guard, bookings racing the closure survive on the closed day', async () => {
   for (const table of GUARDS) await db.execute(sql.raw(`drop trigger ${table}_closure_guard on ${table}`));
   try {
-    // A booking that survives needs one that overlaps the closure, which a loaded machine does not
-    // always give on the first try: up to three races, each on a day of its own.
-    const runs = [];
-    for (const day of ['2026-06-09', '2026-06-16', '2026-06-23']) {
-      runs.push(await race(day));
-      if (runs.at(-1)!.survivors > 0) break;
-    }
+    // Up to three races, each on a day of its own (test/helpers/control.ts).
+    const runs = await raceUntilFault(['2026-06-09', '2026-06-16', '2026-06-23'], race, (r) => r.survivors > 0);
     assert.ok(runs.at(-1)!.survivors > 0, `the control run should let a racing booking through (${JSON.stringify(runs)})`);
   } finally {
     for (const table of GUARDS) {

@@ -8,6 +8,7 @@ import { reserveRefund } from '../../src/db/repositories/payments.ts';
 import { isDbError } from '../../src/db/errors.ts';
 import type { Ctx } from '../../src/domain/context.ts';
 import { paymentsWorld, type PaymentsWorld } from './support.ts';
+import { raceUntilFault } from '../helpers/control.ts';
 
 const testing: NonNullable<Ctx['testing']> = {};
 let w: PaymentsWorld;
@@ -39,13 +40,8 @@ describe('refund race', () => {
   test('control run without the locks: the same requests refund more than was paid', async () => {
     testing.disablePaymentLocks = true;
     try {
-      // The over-refund needs requests that overlap, which a loaded machine does not always give
-      // on the first try: up to three races, each on an order of its own.
-      const runs = [];
-      for (const min of [630, 690, 720]) {
-        runs.push(await race(min));
-        if (runs.at(-1)!.refunded > 1400) break;
-      }
+      // Up to three races, each on an order of its own (test/helpers/control.ts).
+      const runs = await raceUntilFault([630, 690, 720], race, (r) => r.refunded > 1400);
       assert.ok(runs.at(-1)!.refunded > 1400, `expected an over-refund without the locks, got ${JSON.stringify(runs)}`);
     } finally {
       testing.disablePaymentLocks = false;

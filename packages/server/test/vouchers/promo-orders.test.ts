@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { paymentsWorld, type PaymentsWorld } from '../payments/support.ts';
+import { raceUntilFault } from '../helpers/control.ts';
 
 let w: PaymentsWorld;
 let loose: PaymentsWorld;
@@ -93,11 +94,8 @@ describe('the last use under concurrency', () => {
 
   test('control: without the guard both orders get the discount (the test above would catch it)', async () => {
     // The other locks of an order are off too, so nothing but the guard could keep them apart.
-    // The double use needs the two orders to overlap, which a busy machine does not always
-    // give on the first try: up to six races, each with a code of its own.
-    const tries: Array<Awaited<ReturnType<typeof race>>> = [];
-    do tries.push(await race(loose, `LOOSE${tries.length}`));
-    while (tries.at(-1)!.ok < 2 && tries.length < 6);
+    // Up to six races, each with a code of its own (test/helpers/control.ts).
+    const tries = await raceUntilFault([0, 1, 2, 3, 4, 5], (i) => race(loose, `LOOSE${i}`), (r) => r.ok === 2);
     const r = tries.at(-1)!;
     assert.equal(r.ok, 2, JSON.stringify(tries));
     assert.equal(r.uses, 2);
