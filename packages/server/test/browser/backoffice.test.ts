@@ -1,4 +1,4 @@
-// The back office of the staff console in a real headless Chromium (Debian's /usr/bin/chromium
+// The back office of the staff console in a real headless Chromium (Debian's, see console-support.ts,
 // through playwright-core), under the console's strict CSP: a manager closes a day after the
 // affected-orders preview and sees the day sheet change; opens the reports and downloads the CSV
 // (bytes checked as German Excel needs them); an admin opens partners, a partner, and the audit

@@ -1,4 +1,4 @@
-// The staff console in a real headless Chromium (Debian's /usr/bin/chromium through
+// The staff console in a real headless Chromium (Debian's, see console-support.ts, through
 // playwright-core), at tablet size, under the console's strict CSP (any violation is a console
 // error and fails the test): sign in, find an order by the visitor's surname, cancel one item,
 // sell two tickets at the desk, accept a group request, upload a picture. axe-core checks every page of these

@@ -1,4 +1,4 @@
-// The /scan page in a real headless Chromium (Debian's /usr/bin/chromium through playwright-core):
+// The /scan page in a real headless Chromium (Debian's, see console-support.ts, through playwright-core):
 // the order's ticket PDF is rendered by the production path (loadOrderRenderData → ticketsInput →
 // renderTicketsPdf, as the document job does), its first page rasterised with pdftoppm, the QR
 // code found on it with jsQR and cut out with its quiet zone, as a phone held to the ticket sees
@@ -21,6 +21,7 @@ import { systemCtx } from '../../src/domain/context.ts';
 import { loadOrderRenderData, ticketsInput } from '../../src/domain/documents/renderInput.ts';
 import { serverRoot } from '../cli/cli.ts';
 import { entryFixture, type EntryFixture } from '../entry/support.ts';
+import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from './console-support.ts';
 
 // Screenshots refresh docs/images/ only when asked (ATRIUM_UPDATE_SCREENSHOTS=1), so a test run
 // never dirties the checkout; otherwise they go to the OS temp directory.
@@ -32,7 +33,6 @@ type Point = { x: number; y: number };
 type JsQr = (data: Uint8ClampedArray, width: number, height: number) =>
   { data: string; location: Record<'topLeftCorner' | 'topRightCorner' | 'bottomLeftCorner' | 'bottomRightCorner', Point> } | null;
 const jsQR: JsQr = (jsQRModule as unknown as { default?: JsQr }).default ?? (jsQRModule as unknown as JsQr);
-const CHROMIUM = '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PDFTOPPM = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm'].find((p) => existsSync(p));
 const W = 640;
@@ -108,8 +108,8 @@ after(async () => {
 });
 
 test('the scanner page: camera read green then red with the time used; English and German, offline pending then verdict, not_entered at the exit; axe with contrast', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    t.skip(`${CHROMIUM} is missing: install the Debian package chromium to run the browser tests`);
+  if (!CHROMIUM) {
+    t.skip(NO_CHROMIUM);
     return;
   }
   if (!PDFTOPPM) {
@@ -134,8 +134,7 @@ test('the scanner page: camera read green then red with the time used; English a
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+    args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
   });
   try {
     // A device set to another zone and to US English: the page still writes the museum's time.

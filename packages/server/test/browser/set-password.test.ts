@@ -1,4 +1,4 @@
-// A set-password link in a real headless Chromium (Debian's /usr/bin/chromium through
+// A set-password link in a real headless Chromium (Debian's, see console-support.ts, through
 // playwright-core) under the console's strict CSP (any violation is a console error and fails the
 // test): the page in the user's language, both fields, on to sign-in, sign in with the new
 // password; a used link shows its clear page. axe-core checks each page: no serious or critical
