@@ -42,8 +42,8 @@ export async function seedFixtures(t: TestApp): Promise<Pools> {
   const times = dates.slice(1, 15).flatMap((d) => Array.from({ length: 15 }, (_, k) => zonedInstant(d, 600 + 30 * k, ZONE).toISOString()));
 
   // A few records that only the API creates, owned by the user and the reseller. They go on the
-  // first day from tomorrow on that the demo sells (it closes on Mondays), so the seed does not
-  // depend on the weekday the suite runs on.
+  // first day the demo sells (it closes on Mondays) whose slots are all still ahead, so the seed
+  // depends neither on the weekday nor on the hour the suite runs at.
   const slotTicket = Number((await column(t, sql`select min(id) as v from tickets where ticket_type = 'time_slot'`))[0]);
   const day = await firstOpenDay(t, tokens.user!, slotTicket, times);
   for (const who of ['user', 'reseller'] as const) {
