@@ -10,9 +10,10 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createToken } from '../../src/domain/accounts/createToken.ts';
 import { sweepExpiredAllocations } from '../../src/domain/capacity/sweepExpired.ts';
-import { databaseClock } from '../../src/domain/capacity/databaseClock.ts';
+import { DatabaseClock, databaseClock } from '../../src/domain/capacity/databaseClock.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { systemCtx } from '../../src/domain/context.ts';
+import { databaseNow } from '../../src/db/repositories/capacity.ts';
 import { zonedInstant } from '../../src/domain/time.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import * as f from '../helpers/factories.ts';
@@ -64,5 +65,26 @@ describe('clock skew between nodes', () => {
     const r = await twoNodes({ now: () => new Date() }, { now: () => new Date(Date.now() + SKEW_MS) });
     assert.equal(r.second, 'booked', 'the places A holds were sold again through B');
     assert.ok(r.swept >= 1, 'B swept A\'s hold');
+  });
+
+  // A busy process reads the database's answer late: here the first reading's answer is seen
+  // 800 ms after it came (the local clock read after the query says so). Taking that round trip's
+  // middle would put this node 400 ms behind the database: long enough to accept a token revoked
+  // a moment ago, or to count a lapsed hold as live.
+  test('a round trip slowed by a busy process does not set the offset', async () => {
+    let reads = 0;
+    const late = () => Date.now() + (++reads === 2 ? 800 : 0);
+    const measure = async (clock: DatabaseClock) => {
+      await clock.sync();
+      const before = Date.now();
+      const db = (await databaseNow(database.db)).getTime();
+      return Math.abs(clock.now().getTime() - (db + (Date.now() - before) / 2));
+    };
+    const error = await measure(new DatabaseClock(database.db, late));
+    assert.ok(error < 200, `the node follows the database to within ${error} ms`);
+
+    // Control: one reading only (the first, slowed), as a single probe would take.
+    reads = 0;
+    assert.ok((await measure(new DatabaseClock(database.db, late, 1))) >= 200, 'a single slowed reading sets the clock off');
   });
 });
