@@ -30,14 +30,23 @@ export interface DatabaseTimeouts {
   lockMs: number;
 }
 
-export function openDatabase(url: string, opts: { max?: number; applicationName?: string; timeouts?: DatabaseTimeouts } = {}): Database {
+export function openDatabase(
+  url: string,
+  opts: {
+    max?: number;
+    applicationName?: string;
+    timeouts?: DatabaseTimeouts;
+    /** How long an unused connection stays open (default 30 s). */
+    idleMs?: number;
+  } = {},
+): Database {
   const t = opts.timeouts;
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 20,
     application_name: opts.applicationName ?? 'atrium',
     connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30000,
+    idleTimeoutMillis: opts.idleMs ?? 30000,
     ...(t
       ? {
           statement_timeout: t.statementMs,
