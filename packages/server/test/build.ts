@@ -4,7 +4,7 @@
 // modules again), most of the suite's time on a small machine. Here every test file becomes one
 // entry of a single esbuild build with code splitting: the sources they share are compiled once
 // into shared chunks, and each process loads a few plain JavaScript files. Small files then
-// share a process, sixteen at a time (groupFiles below).
+// share a process, up to 64 at a time (groupFiles below).
 //
 // What stays as it was: dependencies load from node_modules as they are (several read files next
 // to themselves), except the pure-JS ones that the `atrium` bundle inlines too (bin/bundle.js);
@@ -133,9 +133,10 @@ export async function buildTests(root: string, files: string[], programs: string
  * only. The files' top-level code (their apps, databases) runs one file after the other, all of
  * it before the first test: a file's `after(() => t.close())` cannot close its app while another
  * file still sets up. The long CPU-bound files run alone (ALONE): in one process they would take
- * turns on one core, while apart they spread over all of them.
+ * turns on one core, while apart they spread over all of them. The browser files are grouped:
+ * their process mostly waits for Chromium, which is a process of its own either way.
  */
-const ALONE = new Set(['browser', 'concurrency', 'multinode', 'fuzz']);
+const ALONE = new Set(['concurrency', 'multinode', 'fuzz']);
 /** Files that start PostgreSQL clusters of their own, as another user: each keeps a process. */
 const ALONE_FILES = /^(embedded|backup|outage)[.-]/;
 function groupFiles(dir: string, sources: string[], entries: string[], size: number): string[] {

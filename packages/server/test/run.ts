@@ -74,10 +74,11 @@ async function main() {
   // (long files, one at a time) and ATRIUM_TEST_TSX=1 run the sources through tsx's loader, as
   // does a run whose compilation failed.
   const buildStart = Date.now();
-  // Small test files run sixteen to a process (test/build.ts groupFiles), sharing the cost of loading
-  // the sources and compiling the route schemas; ATRIUM_TEST_GROUP=1 runs every file in a process
-  // of its own. The suite keeps both cores busy throughout, so each process less is time saved.
-  const group = Number(process.env.ATRIUM_TEST_GROUP) || 16;
+  // Small test files run up to 64 to a process (test/build.ts groupFiles), sharing the cost of
+  // loading the sources and compiling the route schemas; ATRIUM_TEST_GROUP=1 runs every file in a
+  // process of its own. The suite keeps both cores busy throughout, so each process less is time
+  // saved.
+  const group = Number(process.env.ATRIUM_TEST_GROUP) || 64;
   const building: Promise<BuiltTests | undefined> = stress || process.env.ATRIUM_TEST_TSX === '1'
     ? Promise.resolve(undefined)
     : buildTests(root, files, PROGRAMS.map((p) => path.join(root, p)), group).then((b) => {
