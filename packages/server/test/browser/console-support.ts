@@ -17,23 +17,26 @@ import { zonedInstant } from '../../src/domain/time.ts';
  * built without the windowed browser around it) takes less CPU per page than the full browser in
  * headless mode, so it is preferred where installed; the full browser serves otherwise.
  */
-export const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
-export const NO_CHROMIUM = 'Chromium is missing: install the Debian package chromium-headless-shell (or chromium) to run the browser tests';
+const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
 /** Flags for a machine without network access beyond loopback, and root without a sandbox. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export const shot = (name: string) =>
   process.env.ATRIUM_UPDATE_SCREENSHOTS === '1' ? path.join(serverRoot, '../../docs/screenshots', `console-${name}.png`) : path.join(tmpdir(), `atrium-console-${name}.png`);
 
-/** Chromium, or undefined after skipping the test with a message saying what to install. */
-export async function launchChromium(t: TestContext): Promise<Browser | undefined> {
-  if (!CHROMIUM) {
-    t.skip(NO_CHROMIUM);
-    return undefined;
-  }
+/** True after skipping the test with a message saying what to install, when there is no Chromium. */
+export function skipWithoutChromium(t: TestContext): boolean {
+  if (CHROMIUM) return false;
+  t.skip('Chromium is missing: install the Debian package chromium-headless-shell (or chromium) to run the browser tests');
+  return true;
+}
+
+/** Chromium (with `extraArgs` beside the usual flags), or undefined after skipping the test. */
+export async function launchChromium(t: TestContext, extraArgs: string[] = []): Promise<Browser | undefined> {
+  if (skipWithoutChromium(t)) return undefined;
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** axe-core in the page (evaluated through the DevTools protocol, which the CSP does not block). */

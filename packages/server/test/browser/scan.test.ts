@@ -21,7 +21,7 @@ import { systemCtx } from '../../src/domain/context.ts';
 import { loadOrderRenderData, ticketsInput } from '../../src/domain/documents/renderInput.ts';
 import { serverRoot } from '../cli/cli.ts';
 import { entryFixture, type EntryFixture } from '../entry/support.ts';
-import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from './console-support.ts';
+import { launchChromium, skipWithoutChromium } from './console-support.ts';
 
 // Screenshots refresh docs/images/ only when asked (ATRIUM_UPDATE_SCREENSHOTS=1), so a test run
 // never dirties the checkout; otherwise they go to the OS temp directory.
@@ -108,15 +108,11 @@ after(async () => {
 });
 
 test('the scanner page: camera read green then red with the time used; English and German, offline pending then verdict, not_entered at the exit; axe with contrast', async (t) => {
-  if (!CHROMIUM) {
-    t.skip(NO_CHROMIUM);
-    return;
-  }
+  if (skipWithoutChromium(t)) return;
   if (!PDFTOPPM) {
     t.skip('pdftoppm (poppler-utils) is missing: the ticket PDF cannot be rasterised');
     return;
   }
-  const { chromium } = await import('playwright-core');
   // A time-slot ticket whose slot began a minute ago: its entry window is open now, whatever the
   // time of day (tours get a confirmation, not a ticket PDF).
   const startAt = new Date(Date.now() - 60_000);
@@ -132,10 +128,7 @@ test('the scanner page: camera read green then red with the time used; English a
   // More tickets of the same slot, typed in below.
   const more = (await x.buy([{ type: 'Ticket', id: x.slotTicket, quantity: 3, startAt }])).codes;
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
-  });
+  const browser = (await launchChromium(t, ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`]))!;
   try {
     // A device set to another zone and to US English: the page still writes the museum's time.
     const page = await browser.newPage({ viewport: { width: 480, height: 800 }, timezoneId: 'America/New_York', locale: 'en-US' });
